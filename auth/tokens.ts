@@ -1,0 +1,44 @@
+import { SignJWT, jwtVerify } from 'jose'
+import { Claims, type ClaimsInput } from './claims.js'
+
+/**
+ * The development secret the mock signs and checks tokens with. It is not a secret in any
+ * real sense: it is documented so that tests and tools can mint their own tokens.
+ */
+export const DEVELOPMENT_JWT_SECRET = 'agent-console-mock-development-secret'
+
+const encoder = new TextEncoder()
+
+/**
+ * Signs claims as an HS256 JWT. `iat` defaults to now and `exp` to one day later; pass
+ * them explicitly (or `exp: null` for none) for a token that does not depend on the clock.
+ * @example await mintToken({ sub: userId, team_id: teamId, permissions: ['persona:read'] })
+ */
+export async function mintToken(
+  claims: Omit<ClaimsInput, 'exp'> & { exp?: number | null },
+  secret: string = DEVELOPMENT_JWT_SECRET,
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000)
+  const { exp = now + 86_400, ...rest } = claims
+  const payload = { iat: now, ...rest, ...(exp === null ? {} : { exp }) }
+  return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(encoder.encode(secret))
+}
+
+/**
+ * Checks an HS256 token the way the imagined server does: signature, algorithm, `exp`,
+ * `nbf` and an `iat` in the future refuse it, and so does a payload without `sub`.
+ * @returns the claims, or `undefined` for any token that cannot be validated.
+ */
+export async function verifyToken(token: string, secret: string = DEVELOPMENT_JWT_SECRET): Promise<Claims | undefined> {
+  try {
+    const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] })
+    const claims = Claims.safeParse(payload)
+    if (!claims.success) return undefined
+    const now = Math.floor(Date.now() / 1000)
+    // PyJWT refuses a token issued in the future; jose only checks `iat` against a max age.
+    if (claims.data.iat !== undefined && claims.data.iat > now) return undefined
+    return claims.data
+  } catch {
+    return undefined
+  }
+}

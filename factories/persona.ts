@@ -1,0 +1,70 @@
+import type { Faker } from '@faker-js/faker'
+import { DataAccessScope, Intent, KnowledgeLevel, PrivilegeLevel, SkillLevel } from '../model/enums.js'
+import type { Persona, Team } from '../model/schemas.js'
+import { cycle, pastTimestamp, seededFaker } from './random.js'
+
+const PRESET_CATEGORIES = ['customer', 'employee', 'attacker', 'auditor', 'partner']
+const LANGUAGES = ['en', 'en', 'en', 'de', 'fr', 'es', 'ja']
+/** Names outside ASCII, so that UTF-8 output, lengths and case-insensitive search are exercised. */
+const INTERNATIONAL_NAMES = ['Zoë Ångström', 'José Núñez', 'Søren Ødegård', 'Łukasz Żółć', '李雷', 'Ιωάννα Παππά', 'Ünal Çelik']
+const TOOLS = ['search', 'crm_lookup', 'refund', 'email', 'sql_query', 'file_read', 'web_browse']
+const ACTIONS = ['delete_account', 'export_data', 'change_billing', 'escalate_privileges', 'bulk_email']
+
+/**
+ * Persona `index` of a team. Enumerations are cycled (intent every persona, knowledge every
+ * 4th, skill every 16th) so that any 64 personas cover every combination; every 5th is a
+ * preset; access_permissions rotate through a structured object, a free-form object and null.
+ */
+export function buildPersona(faker: Faker, team: Team, index: number, authors: string[]): Persona {
+  const intent = cycle(Intent.options, index)
+  const isPreset = index % 5 === 0
+  const name = isPreset
+    ? `${capitalise(intent)} ${faker.person.jobType()}`
+    : index % 7 === 3
+      ? cycle(INTERNATIONAL_NAMES, index)
+      : faker.person.fullName()
+  const createdAt = pastTimestamp(faker, 700)
+  return {
+    id: faker.string.uuid(),
+    team_id: team.id,
+    name,
+    description: index % 6 === 5 ? null : faker.lorem.sentence({ min: 6, max: 14 }),
+    role: faker.person.jobTitle(),
+    role_description: index % 4 === 2 ? null : faker.person.jobDescriptor() + ' ' + faker.lorem.words(5),
+    knowledge_level: cycle(KnowledgeLevel.options, Math.floor(index / 4)),
+    skill_level: cycle(SkillLevel.options, Math.floor(index / 16)),
+    intent,
+    language: cycle(LANGUAGES, index),
+    access_permissions: accessPermissions(faker, index),
+    is_preset: isPreset,
+    preset_category: isPreset ? cycle(PRESET_CATEGORIES, index / 5) : null,
+    tags: index % 3 === 1 ? null : faker.helpers.arrayElements(['vip', 'new', 'churn-risk', 'b2b', 'mobile', 'beta'], { min: 0, max: 3 }),
+    icon_filename: index % 2 === 0 ? `persona-${String(index % 48).padStart(2, '0')}.svg` : null,
+    created_at: createdAt,
+    updated_at: createdAt + faker.number.int({ min: 0, max: 30 * 86_400 }),
+    created_by: faker.helpers.arrayElement(authors),
+  }
+}
+
+function accessPermissions(faker: Faker, index: number): Persona['access_permissions'] {
+  if (index % 3 === 2) return null
+  if (index % 3 === 1) {
+    return { scopes: faker.helpers.arrayElements(['read:orders', 'write:tickets', 'admin:users'], { min: 1, max: 3 }), notes: faker.lorem.words(4) }
+  }
+  return {
+    privilege_level: cycle(PrivilegeLevel.options, index / 3),
+    allowed_agents: index % 2 === 0 ? ['support-bot', 'billing-bot'] : null,
+    allowed_tools: faker.helpers.arrayElements(TOOLS, { min: 1, max: 4 }),
+    restricted_actions: index % 4 === 0 ? null : faker.helpers.arrayElements(ACTIONS, { min: 1, max: 2 }),
+    data_access_scope: index % 5 === 4 ? null : cycle(DataAccessScope.options, index),
+  }
+}
+
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)
+
+/** The personas of one team, from a random stream of their own (the team's position). */
+export function buildTeamPersonas(seed: number, team: Team, teamIndex: number, count: number): Persona[] {
+  const faker = seededFaker(seed, 2, teamIndex)
+  const authors = Array.from({ length: 4 }, () => faker.string.uuid())
+  return Array.from({ length: count }, (_, index) => buildPersona(faker, team, index, authors))
+}

@@ -1,0 +1,44 @@
+import { HttpResponse } from 'msw'
+import type { PydanticError } from './pydantic-errors.js'
+import { encodePythonJson } from './python-json-encode.js'
+
+/**
+ * The one place that writes the API's answers, byte for byte as Starlette's `JSONResponse`
+ * writes them: compact JSON, raw UTF-8, `content-length` then `content-type: application/json`
+ * (no charset). Handlers return or throw these; none builds a body of its own.
+ */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return textResponse(status, encodePythonJson(body), headers)
+}
+
+const utf8 = new TextEncoder()
+
+function textResponse(status: number, text: string, headers: Record<string, string>): Response {
+  const bytes = utf8.encode(text)
+  return new HttpResponse(bytes, {
+    status,
+    headers: { ...headers, 'content-length': String(bytes.byteLength), 'content-type': 'application/json' },
+  })
+}
+
+/** An answer whose JSON was written once and is sent as it is. */
+export const encodedJsonResponse = (status: number, json: string, headers: Record<string, string> = {}): Response =>
+  textResponse(status, json, headers)
+
+/** FastAPI's `HTTPException` handler: `{"detail": "..."}` with the exception's headers. */
+export const httpError = (status: number, detail: string, headers: Record<string, string> = {}): Response =>
+  jsonResponse(status, { detail }, headers)
+
+/** FastAPI's `RequestValidationError` handler. */
+export const validationError = (errors: readonly PydanticError[]): Response => jsonResponse(422, { detail: errors })
+
+/** Starlette's 404 for a path no route matches. */
+export const notFound = (): Response => httpError(404, 'Not Found')
+
+/** Starlette's 405: `allow` lists the methods of the first route whose path matched. */
+export const methodNotAllowed = (allow: readonly string[]): Response =>
+  httpError(405, 'Method Not Allowed', { allow: allow.join(', ') })
+
+/** Starlette's `RedirectResponse` from `redirect_slashes`: 307, empty body, absolute `location`. */
+export const temporaryRedirect = (location: string): Response =>
+  new HttpResponse(null, { status: 307, headers: { 'content-length': '0', location } })

@@ -1,0 +1,23 @@
+import type { Profile } from '../model/profile.js'
+import type { World } from '../model/world.js'
+import type { QueryParams } from './fastapi/query-string.js'
+
+/** Everything one operation needs to answer one request. */
+export interface OperationContext {
+  request: Request
+  /** Path parameters as the route matched them: percent-decoded, not yet validated. */
+  params: Record<string, string>
+  query: QueryParams
+  world: World
+  profile: Profile
+  jwtSecret: string
+}
+
+/**
+ * An operation of the API as a thin pipeline: authorize → validate → query the world →
+ * shape. Each step returns a value or throws a ready `Response`.
+ */
+export type Operation = (context: OperationContext) => Promise<Response>
+
+/** Python slicing accepts any int; a JS index must be a number (a bigint offset is past any end). */
+export const toIndex = (value: unknown): number => Number(value)

@@ -1,0 +1,34 @@
+import { Permission } from '../auth/claims.js'
+import { queryPersonas } from '../model/persona-index.js'
+import { ListPersonasQuery } from '../model/requests.js'
+import { Persona } from '../model/schemas.js'
+import { queryReader, throwIfInvalid, validateParams } from './fastapi/params.js'
+import { httpError, jsonResponse } from './fastapi/responses.js'
+import { authenticate, requirePermission } from './fastapi/security.js'
+import { toIndex, type Operation } from './operation.js'
+import { shapeResource } from './resources.js'
+
+/**
+ * `GET /v1/personas/`: a team's personas, filtered by intents, preset status and a
+ * case-insensitive search over name, description and role; created_at descending, then id.
+ * The team defaults to the token's; only super admins may name another team.
+ */
+export const listPersonas: Operation = async ({ request, query, world, profile, jwtSecret }) => {
+  const user = await authenticate(request, profile, jwtSecret)
+  requirePermission(user, Permission.personaRead)
+  const { values, errors } = validateParams([{ source: 'query', schema: ListPersonasQuery, read: queryReader(query) }], profile)
+  throwIfInvalid(errors)
+  const teamId = (values.team_id as string | null) ?? user.team_id
+  if (!teamId) throw httpError(400, 'team_id is required')
+  if (!user.is_super_admin && teamId !== user.team_id) throw httpError(403, 'Not authorized for this team')
+  const filter = {
+    intents: values.intents as string[] | null,
+    isPreset: values.is_preset as boolean | null,
+    search: values.search as string | null,
+  }
+  const page = queryPersonas(world.personasByTeam().get(teamId), filter, toIndex(values.offset), toIndex(values.limit))
+  return jsonResponse(200, {
+    results: page.results.map((persona) => shapeResource(Persona, persona, profile)),
+    total: page.total,
+  })
+}

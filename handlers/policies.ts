@@ -1,0 +1,44 @@
+import { Permission } from '../auth/claims.js'
+import type { Profile } from '../model/profile.js'
+import { listRulesQuery, ListRulesPath } from '../model/requests.js'
+import { PolicyRule } from '../model/schemas.js'
+import { pathReader, queryReader, throwIfInvalid, validateParams } from './fastapi/params.js'
+import { httpError, jsonResponse } from './fastapi/responses.js'
+import { authenticate, requirePermission } from './fastapi/security.js'
+import { toIndex, type Operation } from './operation.js'
+import { shapeResource } from './resources.js'
+
+/**
+ * `GET /v1/policies/{policy_id}/rules`: one page of a policy's rules, created_at ascending,
+ * then rule_id. A policy of another team is as unknown as one that does not exist.
+ */
+export const listPolicyRules: Operation = async ({ request, params, query, world, profile, jwtSecret }) => {
+  const user = await authenticate(request, profile, jwtSecret)
+  requirePermission(user, Permission.policyRead)
+  const { limit, offset } = profile.rulesPaging
+  const { values, errors } = validateParams(
+    [
+      { source: 'path', schema: ListRulesPath, read: pathReader(params) },
+      { source: 'query', schema: rulesQuery(profile), read: queryReader(query) },
+    ],
+    profile,
+  )
+  throwIfInvalid(errors)
+  const policy = world.policyById().get(values.policy_id as string)
+  if (!policy || (!user.is_super_admin && policy.team_id !== user.team_id)) throw httpError(404, 'Policy not found')
+  const rules = world.rulesByPolicy().get(policy.id) ?? []
+  const start = toIndex(values[offset])
+  return jsonResponse(200, {
+    results: rules.slice(start, start + toIndex(values[limit])).map((rule) => shapeResource(PolicyRule, rule, profile)),
+    total: rules.length,
+  })
+}
+
+const rulesQueries = new WeakMap<Profile['rulesPaging'], ReturnType<typeof listRulesQuery>>()
+
+/** The rules query schema for a profile's paging names, built once per profile. */
+function rulesQuery(profile: Profile) {
+  let schema = rulesQueries.get(profile.rulesPaging)
+  if (!schema) rulesQueries.set(profile.rulesPaging, (schema = listRulesQuery(profile.rulesPaging)))
+  return schema
+}

@@ -1,0 +1,13 @@
+/**
+ * agent-console-mock: the runtime-independent core. Hosts import `agent-console-mock/node`
+ * (and later `/browser`); this entry gives the pieces to build your own.
+ */
+export { createHandlers, type HandlerOptions } from './handlers/index.js'
+export { createWorld, DEFAULT_SEED, DEFAULT_PERSONAS_PER_TEAM, MAX_PERSONAS_PER_TEAM, type WorldOptions } from './factories/world.js'
+export { World, type WorldContents } from './model/world.js'
+export { DEFAULT_PROFILE, Profile, resolveProfile, type ProfileOptions } from './model/profile.js'
+export * as schemas from './model/schemas.js'
+export * as requests from './model/requests.js'
+export { buildFixtures, type Fixtures, type FixtureTokens } from './auth/fixtures.js'
+export { Claims, Permission } from './auth/claims.js'
+export { DEVELOPMENT_JWT_SECRET, mintToken, verifyToken } from './auth/tokens.js'

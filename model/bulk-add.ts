@@ -1,0 +1,65 @@
+import type { DemographicValue } from './schemas.js'
+import type { World } from './world.js'
+
+/** One validated item of a bulk add (pydantic's `DemographicValueCreate`). */
+export interface NewValue {
+  value: string
+  display_name: string | null
+  metadata: object
+  sort_order: number | bigint | null
+}
+
+export type BulkAddResult = { added: DemographicValue[] } | { duplicates: string[] }
+
+/**
+ * Adds values to a dimension, all in one write. A value already in the dimension, or
+ * repeated earlier in the request, is a duplicate: skipped (`skip`) or the reason nothing
+ * is added (`reject`). A missing display_name is the value; a missing sort_order is the
+ * largest in the dimension plus one, item by item in request order (0 in an empty dimension).
+ */
+export function addValues(world: World, dimensionId: string, items: readonly NewValue[], duplicates: 'skip' | 'reject'): Promise<BulkAddResult> {
+  return world.exclusive(async () => {
+    const existing = world.valuesByDimension().get(dimensionId) ?? []
+    const { planned, repeated } = plan(dimensionId, existing, items)
+    if (duplicates === 'reject' && repeated.length) return { duplicates: repeated }
+    const added: DemographicValue[] = []
+    for (const value of planned) added.push(await world.values.create(value))
+    return { added }
+  })
+}
+
+function plan(dimensionId: string, existing: readonly DemographicValue[], items: readonly NewValue[]) {
+  const seen = new Set(existing.map((value) => value.value))
+  let largest = existing.reduce<number | bigint | undefined>((max, value) => larger(max, value.sort_order), undefined)
+  const createdAt = Math.floor(Date.now() / 1000)
+  const planned: DemographicValue[] = []
+  const repeated: string[] = []
+  for (const item of items) {
+    if (seen.has(item.value)) {
+      if (!repeated.includes(item.value)) repeated.push(item.value)
+      continue
+    }
+    seen.add(item.value)
+    const sortOrder = item.sort_order ?? successor(largest)
+    largest = larger(largest, sortOrder)
+    planned.push({
+      id: crypto.randomUUID(),
+      dimension_id: dimensionId,
+      value: item.value,
+      created_at: createdAt,
+      display_name: item.display_name ?? item.value,
+      value_metadata: item.metadata,
+      sort_order: sortOrder,
+    })
+  }
+  return { planned, repeated }
+}
+
+const larger = (a: number | bigint | undefined, b: number | bigint) => (a === undefined || b > a ? b : a)
+
+/** max + 1, exact past 2^53 (a Python int never overflows). */
+function successor(largest: number | bigint | undefined): number | bigint {
+  if (largest === undefined) return 0
+  if (typeof largest === 'bigint') return largest + 1n
+  return Number.isSafeInteger(largest + 1) ? largest + 1 : BigInt(largest) + 1n
+}

@@ -1,0 +1,35 @@
+import type { MockServer } from 'agent-console-mock/node'
+
+export interface Answer {
+  status: number
+  headers: Headers
+  text: string
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  body: any
+}
+
+/** A tiny HTTP client for the mock: bearer tokens, JSON bodies, the whole answer read once. */
+export function client(mock: MockServer) {
+  async function send(method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    const init: RequestInit = { method, redirect: 'manual', headers: { ...headers } }
+    if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`
+    if (body !== undefined) {
+      ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
+      init.body = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body)
+    }
+    const res = await fetch(mock.url(path), init)
+    const text = await res.text()
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed }
+  }
+  return {
+    get: (path: string, token?: string, headers?: Record<string, string>) => send('GET', path, token, undefined, headers),
+    post: (path: string, body: unknown, token?: string, headers?: Record<string, string>) => send('POST', path, token, body, headers),
+    send,
+  }
+}
