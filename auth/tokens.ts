@@ -10,12 +10,21 @@ export const DEVELOPMENT_JWT_SECRET = 'agent-console-mock-development-secret'
 const encoder = new TextEncoder()
 
 /**
+ * Tokens longer than this are refused unread. uvicorn's HTTP parser would not even pass a
+ * header this large to the app; the mock answers 401 like any other bad token.
+ */
+export const MAX_TOKEN_LENGTH = 8192
+
+/** Claims to sign: `exp: null` signs a token that never expires. */
+export type TokenClaims = Omit<ClaimsInput, 'exp'> & { exp?: number | null }
+
+/**
  * Signs claims as an HS256 JWT. `iat` defaults to now and `exp` to one day later; pass
  * them explicitly (or `exp: null` for none) for a token that does not depend on the clock.
  * @example await mintToken({ sub: userId, team_id: teamId, permissions: ['persona:read'] })
  */
 export async function mintToken(
-  claims: Omit<ClaimsInput, 'exp'> & { exp?: number | null },
+  claims: TokenClaims,
   secret: string = DEVELOPMENT_JWT_SECRET,
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000)
@@ -30,6 +39,7 @@ export async function mintToken(
  * @returns the claims, or `undefined` for any token that cannot be validated.
  */
 export async function verifyToken(token: string, secret: string = DEVELOPMENT_JWT_SECRET): Promise<Claims | undefined> {
+  if (token.length > MAX_TOKEN_LENGTH) return undefined
   try {
     const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] })
     const claims = Claims.safeParse(payload)

@@ -1,8 +1,7 @@
 import type { RequestHandler } from 'msw'
 import { setupServer, type SetupServer } from 'msw/node'
-import type { ClaimsInput } from '../auth/claims.js'
 import { buildFixtures, type Fixtures } from '../auth/fixtures.js'
-import { DEVELOPMENT_JWT_SECRET, mintToken } from '../auth/tokens.js'
+import { DEVELOPMENT_JWT_SECRET, mintToken, type TokenClaims } from '../auth/tokens.js'
 import { createWorld, type WorldOptions } from '../factories/world.js'
 import { createHandlers } from '../handlers/index.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
@@ -30,7 +29,7 @@ export interface MockServer {
   /** An absolute URL of the mocked API. @example mock.url('/v1/personas/?limit=5') */
   url(path: string): string
   /** Signs claims with the mock's secret. */
-  mintToken(claims: ClaimsInput & { exp?: number | null }): Promise<string>
+  mintToken(claims: TokenClaims): Promise<string>
   /** Back to a freshly seeded world (the same seed and size unless given). */
   reset(options?: WorldOptions): Promise<void>
   /** Prepends handlers for the current test (msw's `server.use`). */

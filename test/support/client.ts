@@ -17,7 +17,8 @@ export function client(mock: MockServer) {
       ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
       init.body = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body)
     }
-    const res = await fetch(mock.url(path), init)
+    // Paths are appended as they are, so that `//v1/...` stays a path (new URL would read a host).
+    const res = await fetch(mock.baseUrl + path, init)
     const text = await res.text()
     let parsed: unknown
     try {

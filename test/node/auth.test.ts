@@ -1,0 +1,97 @@
+import { SignJWT, base64url } from 'jose'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createMockServer, type MockServer } from 'agent-console-mock/node'
+import { DEVELOPMENT_JWT_SECRET } from 'agent-console-mock'
+import { client } from '../support/client.js'
+
+let mock: MockServer
+let api: ReturnType<typeof client>
+let teamId: string
+const now = () => Math.floor(Date.now() / 1000)
+const secret = new TextEncoder().encode(DEVELOPMENT_JWT_SECRET)
+const readerClaims = () => ({ sub: 'u-1', team_id: teamId, permissions: ['persona:read'], is_super_admin: false })
+
+beforeAll(async () => {
+  mock = await createMockServer({ seed: 2 })
+  api = client(mock)
+  teamId = mock.fixtures.teams[0]!.id
+})
+afterAll(() => mock.close())
+
+const NOT_AUTHENTICATED = [401, '{"detail":"Not authenticated"}', 'Bearer']
+const INVALID = [401, '{"detail":"Could not validate credentials"}', 'Bearer']
+
+async function answer(authorization: string | undefined) {
+  const res = await api.get('/v1/personas/?limit=1', undefined, authorization === undefined ? {} : { authorization })
+  return [res.status, res.status === 200 ? 'ok' : res.text, res.headers.get('www-authenticate')]
+}
+
+it.each([
+  ['no header', undefined],
+  ['an empty header', ''],
+  ['the scheme alone', 'Bearer'],
+  ['the scheme and a space', 'Bearer '],
+  ['another scheme', 'Basic dXNlcjpwYXNz'],
+  ['a tab instead of a space', 'Bearer\tabc'],
+])('answers %s with 401 Not authenticated and a Bearer challenge', async (_, header) => {
+  expect(await answer(header)).toEqual(NOT_AUTHENTICATED)
+})
+
+it('accepts the scheme in any case, and a minted token', async () => {
+  const token = await mock.mintToken(readerClaims())
+  expect(await answer(`bearer ${token}`)).toEqual([200, 'ok', null])
+  expect(await answer(`BEARER ${token}`)).toEqual([200, 'ok', null])
+})
+
+it('does not trim the credentials, as FastAPI before 0.128.1', async () => {
+  const token = await mock.mintToken(readerClaims())
+  expect(await answer(`Bearer  ${token}`)).toEqual(INVALID)
+})
+
+it.each([
+  ['garbage', async () => 'not.a.jwt'],
+  ['garbage base64', async () => '!!!.@@@.###'],
+  ['a wrong signature', async () => new SignJWT(readerClaims()).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another secret of enough length!!'))],
+  ['HS512', async () => new SignJWT(readerClaims()).setProtectedHeader({ alg: 'HS512' }).sign(secret)],
+  ['alg none', async () => `${base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${base64url.encode(JSON.stringify(readerClaims()))}.`],
+  ['a tampered payload', async () => {
+    const [head, , signature] = (await mock.mintToken(readerClaims())).split('.')
+    return `${head}.${base64url.encode(JSON.stringify({ ...readerClaims(), is_super_admin: true }))}.${signature}`
+  }],
+  ['an expired token', async () => mock.fixtures.tokens.expired],
+  ['exp equal to now', async () => mock.mintToken({ ...readerClaims(), exp: now() })],
+  ['nbf in the future', async () => mock.mintToken({ ...readerClaims(), nbf: now() + 600 })],
+  ['iat in the future', async () => mock.mintToken({ ...readerClaims(), iat: now() + 600 })],
+  ['no sub', async () => new SignJWT({ team_id: teamId, permissions: ['persona:read'] }).setProtectedHeader({ alg: 'HS256' }).sign(secret)],
+  ['permissions that are not a list', async () => mock.mintToken({ ...readerClaims(), permissions: 'persona:read' as never })],
+  ['an oversized token', async () => mock.mintToken({ ...readerClaims(), padding: 'x'.repeat(200_000) })],
+])('refuses %s with 401 Could not validate credentials', async (_, token) => {
+  expect(await answer(`Bearer ${await token()}`)).toEqual(INVALID)
+})
+
+it('accepts a token without exp, as PyJWT does', async () => {
+  expect(await answer(`Bearer ${await mock.mintToken({ ...readerClaims(), exp: null })}`)).toEqual([200, 'ok', null])
+})
+
+it('gives super admins every permission and every team', async () => {
+  const admin = await mock.mintToken({ sub: 'root', is_super_admin: true, team_id: teamId })
+  const other = mock.fixtures.teams[1]!.id
+  const res = await api.get(`/v1/personas/?team_id=${other}`, admin)
+  expect(res.status).toBe(200)
+})
+
+it('authenticates before it validates, and validates before it checks the team', async () => {
+  const missing = await api.get('/v1/personas/?limit=0&team_id=x')
+  expect(missing.status).toBe(401)
+  const other = mock.fixtures.teams[1]!.id
+  const invalid = await api.get(`/v1/personas/?limit=0&team_id=${other}`, mock.fixtures.tokens.team_reader)
+  expect(invalid.status).toBe(422)
+})
+
+it('reads invalid JSON before it authenticates, and refuses the token before validating the body', async () => {
+  const path = `/v1/demographics/${mock.fixtures.dimensions[0]!.id}/values/bulk`
+  const invalidJson = await api.post(path, '{"values": [', undefined)
+  expect(invalidJson.text).toBe('{"detail":[{"type":"json_invalid","loc":["body",12],"msg":"JSON decode error","input":{},"ctx":{"error":"Expecting value"}}]}')
+  const badBody = await api.post(path, { values: 'x' }, undefined)
+  expect(badBody.status).toBe(401)
+})
