@@ -14,8 +14,8 @@ import { shapeResource } from './resources.js'
  * `POST /v1/demographics/{dimension_id}/values/bulk`: adds values to a dimension, all or
  * nothing. The body is read (and invalid JSON refused) before authentication, as FastAPI does.
  */
-export const bulkAddValues: Operation = async ({ request, params, world, profile, jwtSecret }) => {
-  const body = await readBody(request)
+export const bulkAddValues: Operation = async ({ request, params, world, profile, jwtSecret, maxBodyBytes }) => {
+  const body = await readBody(request, maxBodyBytes)
   const user = await authenticate(request, profile, jwtSecret)
   requireSuperAdmin(user)
   const path = validateParams([{ source: 'path', schema: BulkAddPath, read: pathReader(params) }], profile)

@@ -2,6 +2,7 @@ import { http, type HttpHandler } from 'msw'
 import { DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 import type { World } from '../model/world.js'
+import { DEFAULT_MAX_BODY_BYTES } from './fastapi/body.js'
 import { QueryParams } from './fastapi/query-string.js'
 import { createRouter } from './fastapi/router.js'
 import { methodNotAllowed, notFound, temporaryRedirect } from './fastapi/responses.js'
@@ -23,6 +24,8 @@ export interface HandlerOptions {
    * @default 'api'
    */
   claim?: 'api' | 'all'
+  /** Request bodies larger than this many bytes answer 413. @default 1 MiB */
+  maxBodyBytes?: number
 }
 
 /**
@@ -52,6 +55,7 @@ const route = createRouter(API_ROUTES)
 function createDispatcher(options: HandlerOptions) {
   const profile = resolveProfile(options.profile as ProfileOptions)
   const jwtSecret = options.jwtSecret ?? DEVELOPMENT_JWT_SECRET
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const worldFor = typeof options.world === 'function' ? options.world : () => options.world as World
   const claims = claimTest(options)
   return async (request: Request, only?: ApiRoute): Promise<Response | undefined> => {
@@ -68,6 +72,7 @@ function createDispatcher(options: HandlerOptions) {
           world: worldFor(request),
           profile,
           jwtSecret,
+          maxBodyBytes,
         })
       case 'redirect':
         return temporaryRedirect(redirectLocation(url, result.path))

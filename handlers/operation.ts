@@ -11,6 +11,8 @@ export interface OperationContext {
   world: World
   profile: Profile
   jwtSecret: string
+  /** Bodies larger than this answer 413. */
+  maxBodyBytes: number
 }
 
 /**

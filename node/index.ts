@@ -14,6 +14,8 @@ export interface MockServerOptions extends WorldOptions {
   jwtSecret?: string
   /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
   baseUrl?: string
+  /** Request bodies larger than this many bytes answer 413. @default 1 MiB */
+  maxBodyBytes?: number
   /** What a request no handler answers does (another origin). @default 'error' */
   onUnhandledRequest?: 'error' | 'warn' | 'bypass'
 }
@@ -68,7 +70,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   let worldOptions: WorldOptions = { seed: options.seed, personasPerTeam: options.personasPerTeam }
   let world = await createWorld(worldOptions)
   let fixtures = await buildFixtures(world, jwtSecret)
-  const server = setupServer(...createHandlers({ world: () => world, profile, jwtSecret, baseUrl, claim: 'all' }))
+  const server = setupServer(...createHandlers({ world: () => world, profile, jwtSecret, baseUrl, claim: 'all', maxBodyBytes: options.maxBodyBytes }))
   server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? 'error' })
   listening = true
   return {

@@ -8,11 +8,13 @@ import { httpError, validationError } from './responses.js'
  * FastAPI's body read, which happens before authentication: empty → missing; a JSON
  * content type (or none, before FastAPI 0.132) → `json.loads`, whose failure answers 422
  * `json_invalid` at once; any other content type → the raw bytes, which the model then
- * refuses. Bytes that cannot be decoded answer 400.
+ * refuses. Bytes that cannot be decoded answer 400; a body over the limit answers 413
+ * (a deliberate difference: FastAPI has no limit of its own).
  * @returns the body as Python holds it, or MISSING when there is none (also for JSON `null`).
  */
-export async function readBody(request: Request): Promise<Input> {
+export async function readBody(request: Request, maxBodyBytes: number): Promise<Input> {
   const bytes = new Uint8Array(await request.arrayBuffer())
+  if (bytes.byteLength > maxBodyBytes) throw httpError(413, 'Request body too large')
   if (bytes.byteLength === 0) return MISSING
   const contentType = request.headers.get('content-type')
   if (contentType && !isJsonContentType(contentType)) {
@@ -45,3 +47,6 @@ export function isJsonContentType(header: string): boolean {
   const [main, sub] = parts as [string, string]
   return main === 'application' && (sub === 'json' || sub.endsWith('+json'))
 }
+
+/** The default body size limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024

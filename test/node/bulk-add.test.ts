@@ -127,3 +127,40 @@ it('loses and duplicates nothing under concurrent bulk adds', async () => {
   expect(values).toHaveLength(before + 40)
   expect(new Set(values.map((v) => v.sort_order)).size, 'sort orders are unique').toBe(values.length)
 })
+
+it('answers a body over 1 MiB with 413 before authenticating, and adds nothing', async () => {
+  const count = stored().length
+  const big = JSON.stringify({ values: [{ value: 'x', metadata: { pad: 'p'.repeat(1024 * 1024) } }] })
+  const refused = await api.post(path, big)
+  expect([refused.status, refused.text]).toEqual([413, '{"detail":"Request body too large"}'])
+  expect(stored()).toHaveLength(count)
+  const atLimit = JSON.stringify({ values: [{ value: 'y', metadata: { pad: '' } }] })
+  const padded = atLimit.replace('"pad":""', `"pad":"${'p'.repeat(1024 * 1024 - atLimit.length)}"`)
+  expect(new TextEncoder().encode(padded).byteLength).toBe(1024 * 1024)
+  expect((await api.post(path, padded, admin)).status, 'exactly 1 MiB is allowed').toBe(201)
+})
+
+it('refuses NaN and infinities anywhere in metadata with finite_number, echoed as strings', async () => {
+  const { status, text } = await api.post(path, '{"values":[{"value":"n","metadata":{"a":NaN,"b":[1,-Infinity],"c":1e400}}]}', admin)
+  expect(status).toBe(422)
+  expect(text).toBe('{"detail":[' +
+    '{"type":"finite_number","loc":["body","values",0,"metadata","a"],"msg":"Input should be a finite number","input":"NaN"},' +
+    '{"type":"finite_number","loc":["body","values",0,"metadata","b",1],"msg":"Input should be a finite number","input":"-Infinity"},' +
+    '{"type":"finite_number","loc":["body","values",0,"metadata","c"],"msg":"Input should be a finite number","input":"Infinity"}]}')
+})
+
+it('answers 400 for JSON Python cannot parse: too deep, or an integer of more than 4300 digits', async () => {
+  const parseError = [400, '{"detail":"There was an error parsing the body"}']
+  const deep = await api.post(path, `{"values":[{"value":"d","metadata":{"x":${'['.repeat(1000)}${']'.repeat(1000)}}}]}`, admin)
+  expect([deep.status, deep.text]).toEqual(parseError)
+  const huge = await api.post(path, `{"values":[{"value":"h","sort_order":${'9'.repeat(4301)}}]}`, admin)
+  expect([huge.status, huge.text]).toEqual(parseError)
+  const shallow = await api.post(path, `{"values":[{"value":"s","metadata":{"x":${'['.repeat(900)}${']'.repeat(900)}}}]}`, admin)
+  expect(shallow.status).toBe(201)
+})
+
+it('echoes undecodable bytes sent as text with replacement characters, never a 500', async () => {
+  const bytes = new Uint8Array([0x7b, 0xff, 0x7d])
+  const { status, text } = await api.post(path, bytes, admin, { 'content-type': 'text/plain' })
+  expect([status, text]).toEqual([422, '{"detail":[{"type":"model_attributes_type","loc":["body"],"msg":"Input should be a valid dictionary or object to extract fields from","input":"{\uFFFD}"}]}'])
+})

@@ -168,3 +168,9 @@ it('writes non-ASCII text as raw UTF-8 with a byte-counted content-length', asyn
   expect(text).toMatch(/[^\x00-\x7f]/)
   expect(text).not.toMatch(/\\u00/)
 })
+
+it('compares the token’s team_id as written: another spelling is another team', async () => {
+  const shouting = await mock.mintToken({ sub: 'u', team_id: teamId.toUpperCase(), permissions: ['persona:read'] })
+  const own = await api.get(`/v1/personas/?team_id=${teamId}`, shouting)
+  expect([own.status, own.text]).toEqual([403, '{"detail":"Not authorized for this team"}'])
+})
