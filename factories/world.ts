@@ -22,28 +22,16 @@ export interface WorldOptions {
  */
 export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const { seed, personasPerTeam } = checkWorldOptions(options)
-  const world = new World(seed)
   const teams = buildTeams(seed)
   const personas = teams.flatMap((team, index) =>
     index === teams.length - 1 ? [] : buildTeamPersonas(seed, team, index, personasPerTeam),
   )
   const { dimensions, values } = buildDimensions(seed)
   const { policies, rules } = buildPolicies(seed, teams)
-  await Promise.all([
-    fill(world.teams, teams),
-    fill(world.personas, personas),
-    fill(world.dimensions, dimensions),
-    fill(world.values, values),
-    fill(world.policies, policies),
-    fill(world.rules, rules),
-  ])
-  return world
+  return new World(seed).load({ teams, personas, dimensions, values, policies, rules })
 }
 
-const fill = <T>(collection: { createMany(count: number, factory: (index: number) => T): Promise<unknown> }, records: T[]) =>
-  collection.createMany(records.length, (index) => records[index] as T)
-
-function checkWorldOptions(options: WorldOptions) {
+export function checkWorldOptions(options: WorldOptions) {
   const seed = options.seed ?? DEFAULT_SEED
   const personasPerTeam = options.personasPerTeam ?? DEFAULT_PERSONAS_PER_TEAM
   if (!Number.isSafeInteger(seed)) throw new RangeError(`The seed must be an integer, got ${String(seed)}.`)

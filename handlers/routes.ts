@@ -1,12 +1,27 @@
+import type { z } from 'zod'
+import type { Profile } from '../model/profile.js'
+import { BulkAddPath, BulkAddValues, ListPersonasQuery, listRulesQuery, ListRulesPath } from '../model/requests.js'
+import { DemographicValue, PersonaListResponse, PolicyRuleListResponse } from '../model/schemas.js'
 import { bulkAddValues } from './demographics.js'
 import type { Route } from './fastapi/router.js'
 import type { Operation } from './operation.js'
 import { listPersonas } from './personas.js'
 import { listPolicyRules } from './policies.js'
 
+type ObjectSchema = z.ZodObject<z.ZodRawShape>
+
+/** A route of the API with what FastAPI knows of its endpoint (and puts in /openapi.json). */
 export interface ApiRoute extends Route {
   readonly operation: Operation
   readonly tags: readonly string[]
+  /** Path and query parameters in signature order, and the body model. */
+  readonly request: {
+    path?: ObjectSchema
+    query?: (profile: Profile) => ObjectSchema
+    body?: ObjectSchema
+  }
+  /** The response model and the success status (which may depend on the profile). */
+  readonly response: { schema: z.ZodType; status: (profile: Profile) => number }
 }
 
 /**
@@ -15,7 +30,31 @@ export interface ApiRoute extends Route {
  * operationId and summary.
  */
 export const API_ROUTES: readonly ApiRoute[] = [
-  { name: 'list_personas', method: 'GET', path: '/v1/personas/', operation: listPersonas, tags: ['Agent Environment', 'personas'] },
-  { name: 'bulk_add_values', method: 'POST', path: '/v1/demographics/{dimension_id}/values/bulk', operation: bulkAddValues, tags: ['demographics'] },
-  { name: 'list_policy_rules', method: 'GET', path: '/v1/policies/{policy_id}/rules', operation: listPolicyRules, tags: ['Agent Environment', 'policies'] },
+  {
+    name: 'list_personas',
+    method: 'GET',
+    path: '/v1/personas/',
+    operation: listPersonas,
+    tags: ['Agent Environment', 'personas'],
+    request: { query: () => ListPersonasQuery },
+    response: { schema: PersonaListResponse, status: () => 200 },
+  },
+  {
+    name: 'bulk_add_values',
+    method: 'POST',
+    path: '/v1/demographics/{dimension_id}/values/bulk',
+    operation: bulkAddValues,
+    tags: ['demographics'],
+    request: { path: BulkAddPath, body: BulkAddValues },
+    response: { schema: DemographicValue.array(), status: (profile) => profile.bulkAddStatus },
+  },
+  {
+    name: 'list_policy_rules',
+    method: 'GET',
+    path: '/v1/policies/{policy_id}/rules',
+    operation: listPolicyRules,
+    tags: ['Agent Environment', 'policies'],
+    request: { path: ListRulesPath, query: (profile) => listRulesQuery(profile.rulesPaging) },
+    response: { schema: PolicyRuleListResponse, status: () => 200 },
+  },
 ]

@@ -48,6 +48,22 @@ export class World {
     return result
   }
 
+  /**
+   * Stores records in the (empty) collections, validating each against its schema.
+   * @example await new World(1).load(buildContents())
+   */
+  async load(contents: WorldContents): Promise<this> {
+    await Promise.all([
+      fill(this.teams, contents.teams),
+      fill(this.personas, contents.personas),
+      fill(this.dimensions, contents.dimensions),
+      fill(this.values, contents.values),
+      fill(this.policies, contents.policies),
+      fill(this.rules, contents.rules),
+    ])
+    return this
+  }
+
   /** Every record, collection by collection, in storage order: what a snapshot holds. */
   contents(): WorldContents {
     return {
@@ -69,6 +85,9 @@ export interface WorldContents {
   policies: Policy[]
   rules: PolicyRule[]
 }
+
+const fill = <T>(collection: { createMany(count: number, factory: (index: number) => T): Promise<unknown> }, records: readonly T[]) =>
+  collection.createMany(records.length, (index) => records[index] as T)
 
 const byKey = <T>(records: readonly T[], key: (record: T) => string) =>
   new Map(records.map((record) => [key(record), record]))

@@ -1,10 +1,11 @@
 import type { RequestHandler } from 'msw'
 import { setupServer, type SetupServer } from 'msw/node'
-import { buildFixtures, type Fixtures } from '../auth/fixtures.js'
+import type { Fixtures } from '../auth/fixtures.js'
 import { DEVELOPMENT_JWT_SECRET, mintToken, type TokenClaims } from '../auth/tokens.js'
-import { createWorld, type WorldOptions } from '../factories/world.js'
+import type { WorldOptions } from '../factories/world.js'
 import { createHandlers } from '../handlers/index.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
+import { MockInstance } from '../mock/instance.js'
 import type { World } from '../model/world.js'
 
 export interface MockServerOptions extends WorldOptions {
@@ -23,6 +24,8 @@ export interface MockServerOptions extends WorldOptions {
 export interface MockServer {
   /** The origin the API answers on, without a trailing slash. */
   readonly baseUrl: string
+  /** The mock backend: world, fixtures, faults and the request journal. */
+  readonly instance: MockInstance
   /** The current world (a new one after `reset()`): @msw/data collections to arrange or inspect. */
   readonly world: World
   readonly profile: Profile
@@ -32,7 +35,7 @@ export interface MockServer {
   url(path: string): string
   /** Signs claims with the mock's secret. */
   mintToken(claims: TokenClaims): Promise<string>
-  /** Back to a freshly seeded world (the same seed and size unless given). */
+  /** Back to a freshly seeded world (the same seed and size unless given); faults are cleared. */
   reset(options?: WorldOptions): Promise<void>
   /** Prepends handlers for the current test (msw's `server.use`). */
   use(...handlers: RequestHandler[]): void
@@ -67,29 +70,25 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const baseUrl = new URL(options.baseUrl ?? 'http://localhost').origin
   const profile = resolveProfile(options.profile)
   const jwtSecret = options.jwtSecret ?? DEVELOPMENT_JWT_SECRET
-  let worldOptions: WorldOptions = { seed: options.seed, personasPerTeam: options.personasPerTeam }
-  let world = await createWorld(worldOptions)
-  let fixtures = await buildFixtures(world, jwtSecret)
-  const server = setupServer(...createHandlers({ world: () => world, profile, jwtSecret, baseUrl, claim: 'all', maxBodyBytes: options.maxBodyBytes }))
+  const instance = await MockInstance.create({ seed: options.seed, personasPerTeam: options.personasPerTeam, jwtSecret })
+  const server = setupServer(
+    ...createHandlers({ instance, profile, jwtSecret, baseUrl, claim: 'all', maxBodyBytes: options.maxBodyBytes }),
+  )
   server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? 'error' })
   listening = true
   return {
     baseUrl,
+    instance,
     get world() {
-      return world
+      return instance.world
     },
     profile,
     get fixtures() {
-      return fixtures
+      return instance.fixtures
     },
     url: (path) => new URL(path, baseUrl).href,
     mintToken: (claims) => mintToken(claims, jwtSecret),
-    async reset(next = {}) {
-      worldOptions = { ...worldOptions, ...next }
-      const fresh = await createWorld(worldOptions)
-      fixtures = await buildFixtures(fresh, jwtSecret)
-      world = fresh
-    },
+    reset: (next) => instance.reset(next),
     use: (...handlers) => server.use(...handlers),
     resetHandlers: () => server.resetHandlers(),
     close() {

@@ -1,0 +1,75 @@
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
+import { getResponse, type RequestHandler } from 'msw'
+import { httpError } from '../handlers/fastapi/responses.js'
+
+export interface AdapterOptions {
+  /** The handlers to answer with, read on every request (so overrides apply at once). */
+  handlers: () => readonly RequestHandler[]
+  /** Bodies over this many bytes answer 413 without being read further. */
+  maxBodyBytes: number
+  /** Called with every exception a handler throws (the client gets a JSON 500). */
+  onError: (error: unknown, request: ExpressRequest) => void
+}
+
+/**
+ * Express middleware that answers with msw request handlers through `getResponse`, so the
+ * standalone server runs exactly the handlers the browser and Node tests run. The body is
+ * read raw (invalid JSON reaches the handlers as sent), headers keep their repeats,
+ * `HttpResponse.error()` closes the socket, and an exception becomes a JSON 500.
+ */
+export function mswAdapter({ handlers, maxBodyBytes, onError }: AdapterOptions) {
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    try {
+      const body = await readBody(req, maxBodyBytes)
+      if (body === TOO_LARGE) return send(res, httpError(413, 'Request body too large'), req.method)
+      const request = toFetchRequest(req, body)
+      const response = await getResponse([...handlers()], request, { baseUrl: new URL(request.url).origin })
+      if (!response || response.headers.get('x-msw-intention') === 'passthrough') return next()
+      if (response.type === 'error') return void res.destroy()
+      await send(res, response, req.method)
+    } catch (error) {
+      onError(error, req)
+      if (!res.headersSent) await send(res, httpError(500, 'Internal Server Error'), req.method)
+      else res.destroy()
+    }
+  }
+}
+
+const TOO_LARGE = Symbol('too large')
+
+/** The raw body, up to the limit; past it, stops reading and reports TOO_LARGE. */
+async function readBody(req: ExpressRequest, limit: number): Promise<Uint8Array | undefined | typeof TOO_LARGE> {
+  if (req.method === 'GET' || req.method === 'HEAD') return undefined
+  const declared = Number(req.headers['content-length'])
+  if (declared > limit) return TOO_LARGE
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength
+    if (size > limit) return TOO_LARGE
+    chunks.push(chunk)
+  }
+  return new Uint8Array(Buffer.concat(chunks))
+}
+
+function toFetchRequest(req: ExpressRequest, body: Uint8Array | undefined): Request {
+  const headers = new Headers()
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] as string
+    // Host and connection headers are the transport's; Fetch refuses some of them.
+    if (!/^(host|connection|keep-alive|transfer-encoding|upgrade|expect)$/i.test(name)) headers.append(name, req.rawHeaders[i + 1] as string)
+  }
+  const url = `${req.protocol}://${req.headers.host ?? 'localhost'}${req.originalUrl}`
+  return new Request(url, { method: req.method, headers, body: body?.byteLength || req.method === 'POST' || req.method === 'PUT' ? body : undefined })
+}
+
+/** Writes a Fetch response to Express: status, every header (repeated Set-Cookie kept), body. */
+export async function send(res: ExpressResponse, response: Response, method: string): Promise<void> {
+  res.status(response.status)
+  for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value)
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length) res.setHeader('set-cookie', cookies)
+  const body = new Uint8Array(await response.arrayBuffer())
+  if (method === 'HEAD' || body.byteLength === 0) res.end()
+  else res.end(body)
+}
