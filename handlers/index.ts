@@ -99,7 +99,7 @@ function createDispatcher(settings: HandlerSettings) {
     const started = performance.now()
     const instance = await settings.instanceFor(request).catch(answerThrown)
     if (instance instanceof Response) return instance
-    const response = await answer(result, { request, url, instance, settings })
+    const response = withoutBodyForHead(request, await answer(result, { request, url, instance, settings }))
     instance.journal.record({
       time: new Date().toISOString(),
       method: request.method,
@@ -159,6 +159,10 @@ async function runOperation(route: ApiRoute, context: OperationContext): Promise
     return new Response('Internal Server Error', { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } })
   }
 }
+
+/** uvicorn sends no body for HEAD, but keeps every header of the answer (content-length included). */
+const withoutBodyForHead = (request: Request, response: Response): Response =>
+  request.method === 'HEAD' && response.body ? new Response(null, { status: response.status, headers: response.headers }) : response
 
 const answerThrown = (thrown: unknown): Response => {
   if (thrown instanceof Response) return thrown

@@ -30,6 +30,7 @@ const TEMPLATES: Record<string, (ctx: Ctx) => string> = {
   bool_type: () => 'Input should be a valid boolean',
   bool_parsing: () => 'Input should be a valid boolean, unable to interpret input',
   string_type: () => 'Input should be a valid string',
+  string_unicode: () => 'Input should be a valid string, unable to parse raw data as a unicode string',
   string_too_short: (ctx) => `String should have at least ${ctx.min_length} character${plural(ctx.min_length)}`,
   string_too_long: (ctx) => `String should have at most ${ctx.max_length} character${plural(ctx.max_length)}`,
   dict_type: () => 'Input should be a valid dictionary',

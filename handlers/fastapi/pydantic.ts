@@ -73,6 +73,8 @@ const inner = (def: Def) => (def as unknown as { innerType: Schema }).innerType
 function validateString(schema: Schema, input: PyValue, loc: Loc): Outcome {
   if (typeof input !== 'string') return fail(pydanticError('string_type', loc, input))
   const { minLength, maxLength } = schema as unknown as { minLength: number | null; maxLength: number | null }
+  // A plain `str` keeps a lone surrogate; a constrained one is read as UTF-8 first, which fails.
+  if ((minLength != null || maxLength != null) && hasLoneSurrogate(input)) return fail(pydanticError('string_unicode', loc, input))
   // pydantic counts characters as Python does: code points, not UTF-16 units.
   const length = codePointLength(input)
   if (minLength != null && length < minLength) return fail(pydanticError('string_too_short', loc, input, { min_length: minLength }))
@@ -82,11 +84,13 @@ function validateString(schema: Schema, input: PyValue, loc: Loc): Outcome {
 
 function validateUuid(input: PyValue, loc: Loc, settings: ValidationSettings): Outcome {
   if (typeof input !== 'string') return fail(pydanticError('uuid_type', loc, input))
+  if (hasLoneSurrogate(input)) return fail(pydanticError('string_unicode', loc, input))
   const parsed = parseUuid(input, settings.pydantic)
   return parsed.ok ? ok(parsed.value) : fail(pydanticError('uuid_parsing', loc, input, { error: parsed.error }))
 }
 
 function validateInt(schema: Schema, input: PyValue, loc: Loc): Outcome {
+  if (typeof input === 'string' && hasLoneSurrogate(input)) return fail(pydanticError('string_unicode', loc, input))
   const parsed = validatePythonInt(input)
   if (!parsed.ok) return fail(pydanticError(parsed.type, loc, input))
   const { ge, le } = intBounds(schema._zod.def as Def)
@@ -99,6 +103,7 @@ function validateInt(schema: Schema, input: PyValue, loc: Loc): Outcome {
 function validateBool(input: PyValue, loc: Loc): Outcome {
   if (typeof input === 'boolean') return ok(input)
   if (typeof input === 'string') {
+    if (hasLoneSurrogate(input)) return fail(pydanticError('string_unicode', loc, input))
     const parsed = parseLaxBool(input)
     return parsed === undefined ? fail(pydanticError('bool_parsing', loc, input)) : ok(parsed)
   }
@@ -184,6 +189,12 @@ function toPython(value: unknown): unknown {
   }
   return value
 }
+
+/**
+ * Whether a string holds a surrogate that is not half of a pair. pydantic-core parses
+ * strings as UTF-8 (ints, bools, UUIDs, constrained strings), which such a string is not.
+ */
+const hasLoneSurrogate = (text: string): boolean => /\p{Surrogate}/u.test(text)
 
 export function codePointLength(text: string): number {
   let length = 0

@@ -1,0 +1,99 @@
+import { request as rawRequest } from 'node:http'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { RunningServer } from 'agent-console-mock/server'
+import { http, loggedErrors, startTestServer } from '../support/server.js'
+
+let running: RunningServer
+let call: ReturnType<typeof http>
+let tokens: RunningServer['sessions']['primary']['fixtures']['tokens']
+
+beforeAll(async () => {
+  running = await startTestServer({ seed: 12 })
+  call = http(running)
+  tokens = running.sessions.primary.fixtures.tokens
+})
+afterAll(() => running.close())
+
+/** A request with exact bytes on the wire (fetch would normalise the path). */
+function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const url = new URL(running.url)
+  return new Promise((resolve, reject) => {
+    const req = rawRequest({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+it('answers the API over HTTP with FastAPI’s bytes and headers', async () => {
+  const res = await call('/v1/personas/?limit=0', { token: tokens.team_reader })
+  expect(res.status).toBe(422)
+  expect(res.text).toBe('{"detail":[{"type":"greater_than_equal","loc":["query","limit"],"msg":"Input should be greater than or equal to 1","input":"0","ctx":{"ge":1}}]}')
+  expect([res.headers.get('content-type'), res.headers.get('content-length'), res.headers.get('x-powered-by')]).toEqual(['application/json', String(Buffer.byteLength(res.text)), null])
+})
+
+it('redirects with a location built from the Host header, keeping the query', async () => {
+  const res = await raw('GET', '/v1/personas?limit=5&intents=a%20b', { host: 'api.example.test:8080' })
+  expect([res.status, res.headers.location, res.headers['content-length']]).toEqual([307, 'http://api.example.test:8080/v1/personas/?limit=5&intents=a%20b', '0'])
+})
+
+it('repeats a POST with its body when the client follows the 307', async () => {
+  const path = `/v1/demographics/${running.sessions.primary.fixtures.dimensions[0]!.id}/values/bulk/`
+  const res = await fetch(running.url + path, { method: 'POST', headers: { authorization: `Bearer ${tokens.super_admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ values: [{ value: 'via-redirect' }] }) })
+  expect(res.status).toBe(201)
+  expect(((await res.json()) as Array<{ value: string }>)[0]!.value).toBe('via-redirect')
+})
+
+it('answers 404 and 405 as FastAPI, HEAD and OPTIONS included', async () => {
+  expect(await raw('GET', '/nope')).toMatchObject({ status: 404, body: '{"detail":"Not Found"}' })
+  expect(await raw('DELETE', '/v1/personas/')).toMatchObject({ status: 405, body: '{"detail":"Method Not Allowed"}', headers: { allow: 'GET' } })
+  const head = await raw('HEAD', '/v1/personas/')
+  expect([head.status, head.headers.allow, head.headers['content-length'], head.body]).toEqual([405, 'GET', '31', ''])
+  expect(await raw('OPTIONS', '/v1/personas/')).toMatchObject({ status: 405, headers: { allow: 'GET' } })
+})
+
+it('passes repeated query parameters and raw invalid JSON to the handlers', async () => {
+  const listed = await call('/v1/personas/?intents=benign&intents=malicious&limit=100', { token: tokens.team_reader })
+  expect(new Set(listed.json.results.map((p: { intent: string }) => p.intent))).toEqual(new Set(['benign', 'malicious']))
+  const path = `/v1/demographics/${running.sessions.primary.fixtures.dimensions[0]!.id}/values/bulk`
+  const invalid = await raw('POST', path, { 'content-type': 'application/json' }, '{"values": [1,]}')
+  expect(invalid.body).toBe('{"detail":[{"type":"json_invalid","loc":["body",14],"msg":"JSON decode error","input":{},"ctx":{"error":"Expecting value"}}]}')
+})
+
+it('refuses a body over the limit with 413 without reading it all', async () => {
+  const path = `/v1/demographics/${running.sessions.primary.fixtures.dimensions[0]!.id}/values/bulk`
+  const res = await raw('POST', path, { 'content-type': 'application/json', authorization: `Bearer ${tokens.super_admin}` }, `{"values":[{"value":"${'x'.repeat(1024 * 1024)}"}]}`)
+  expect([res.status, res.body]).toEqual([413, '{"detail":"Request body too large"}'])
+})
+
+it('answers a CORS preflight and adds CORS headers for another origin only', async () => {
+  const preflight = await raw('OPTIONS', '/v1/personas/', { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' })
+  expect(preflight.status).toBe(204)
+  expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': 'http://localhost:5173', 'access-control-allow-credentials': 'true', 'access-control-allow-headers': 'authorization' })
+  expect(preflight.headers['access-control-allow-methods']).toContain('GET')
+  const cross = await raw('GET', '/v1/personas/', { origin: 'http://localhost:5173' })
+  expect([cross.status, cross.headers['access-control-allow-origin'], cross.headers['access-control-expose-headers']]).toEqual([401, 'http://localhost:5173', expect.stringContaining('www-authenticate')])
+  const same = await raw('GET', '/v1/personas/')
+  expect(same.headers['access-control-allow-origin']).toBeUndefined()
+})
+
+it('closes the connection for an injected dropped connection', async () => {
+  await call('/__mock/faults', { method: 'PUT', json: { drop: { rate: 1 } } })
+  await expect(fetch(`${running.url}/v1/personas/`)).rejects.toThrow()
+  await call('/__mock/faults', { method: 'PUT', json: {} })
+  expect((await call('/v1/personas/')).status).toBe(401)
+})
+
+it('serves the msw worker script of the installed msw', async () => {
+  const res = await call('/mockServiceWorker.js')
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toContain('javascript')
+  expect(res.text).toContain('INTEGRITY_CHECKSUM')
+})
+
+it('logged no error', () => {
+  expect(loggedErrors).toEqual([])
+})

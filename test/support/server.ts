@@ -1,0 +1,35 @@
+import { startServer, type RunningServer, type ServerOptions } from 'agent-console-mock/server'
+
+/** Errors the server logged during a test; nothing else is printed. */
+export const loggedErrors: string[] = []
+
+/** A server on a free loopback port that logs only into `loggedErrors`. */
+export function startTestServer(options: ServerOptions = {}): Promise<RunningServer> {
+  return startServer({
+    port: 0,
+    logger: { info: () => undefined, error: (message, error) => void loggedErrors.push(`${message} ${String(error ?? '')}`) },
+    ...options,
+  })
+}
+
+/** fetch against a running server, with a bearer token and JSON. */
+export function http(running: RunningServer) {
+  return async (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {
+    const headers = new Headers(init.headers)
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`)
+    let body = init.body
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json')
+      body = JSON.stringify(init.json)
+    }
+    const res = await fetch(running.url + path, { redirect: 'manual', ...init, headers, body })
+    const text = await res.text()
+    let json: any
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    return { status: res.status, headers: res.headers, text, json }
+  }
+}
