@@ -61,7 +61,10 @@ export class MockInstance {
 
   /** Back to a freshly seeded world (this seed and size unless given); faults are cleared. */
   async reset(options: WorldOptions = {}): Promise<void> {
-    const worldOptions = checkWorldOptions({ ...this.#options, ...options })
+    const worldOptions = checkWorldOptions({
+      seed: options.seed ?? this.#options.seed,
+      personasPerTeam: options.personasPerTeam ?? this.#options.personasPerTeam,
+    })
     await this.#swap(await createWorld(worldOptions), worldOptions)
     this.faults.clear()
   }

@@ -72,3 +72,11 @@ it('arranges data through the world’s collections, and the API sees it', async
 it('fails fetches to other origins by default', async () => {
   await expect(fetch('http://elsewhere.test/v1/personas/')).rejects.toThrow()
 })
+
+it('keeps the current seed and size on a reset that names neither', async () => {
+  await mock.reset({ seed: 77, personasPerTeam: 2 })
+  const team = mock.fixtures.teams[0]!.id
+  await mock.reset({})
+  expect([mock.fixtures.seed, mock.fixtures.teams[0]!.id, mock.world.personas.count()]).toEqual([77, team, 4])
+  await mock.reset({ seed: 6, personasPerTeam: 60 })
+})
