@@ -316,7 +316,7 @@ function fieldInfo(field: z.ZodType): FieldInfo {
   let required = true
   let fieldDefault: { value: unknown } | undefined
   let description = field.description
-  for (;;) {
+  while (true) {
     description ??= current.description
     if (PYTHON_TYPES.has(current)) break
     if (current instanceof z.ZodOptional) required = false
