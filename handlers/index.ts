@@ -3,10 +3,11 @@ import { DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
 import { MockInstance } from '../mock/instance.js'
 import { sessionKey, SESSION_HEADER, type Sessions } from '../mock/sessions.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
+import { buildOpenApiDocument } from '../openapi/document.js'
 import { createControlHandlers } from './control.js'
 import { DEFAULT_MAX_BODY_BYTES } from './fastapi/body.js'
 import { QueryParams } from './fastapi/query-string.js'
-import { methodNotAllowed, httpError, notFound, temporaryRedirect } from './fastapi/responses.js'
+import { httpError, jsonResponse, methodNotAllowed, notFound, temporaryRedirect } from './fastapi/responses.js'
 import { createRouter, type RouteResult } from './fastapi/router.js'
 import { statusPhrase } from './fastapi/status-phrases.js'
 import { pathFromUrlPath, redirectLocation } from './fastapi/url-quote.js'
@@ -53,9 +54,19 @@ export function createHandlers(options: HandlerOptions): HttpHandler[] {
   })
   return [
     ...createControlHandlers(settings),
+    ...(settings.claim === 'all' ? [openApiHandler(settings)] : []),
     ...operationHandlers,
     http.all(`${settings.base === '*' ? '' : settings.base}*`, ({ request }) => dispatch(request)),
   ]
+}
+
+/**
+ * `GET /openapi.json`, as FastAPI serves it. Only where the mock owns the whole origin
+ * (`claim: 'all'`): in a browser app the path may well be the app's own.
+ */
+function openApiHandler(settings: HandlerSettings) {
+  let document: unknown
+  return http.get(`${settings.base}/openapi.json`, () => jsonResponse(200, (document ??= buildOpenApiDocument(settings.profile))))
 }
 
 export type HandlerSettings = ReturnType<typeof resolveSettings>

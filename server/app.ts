@@ -9,6 +9,7 @@ import { DEFAULT_SESSION_LIMIT, Sessions } from '../mock/sessions.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 import { mswAdapter, send } from './adapter.js'
 import { cors } from './cors.js'
+import { serveDocs } from './docs.js'
 import { requestLogger, type Logger } from './logger.js'
 
 export interface AppOptions extends InstanceOptions {
@@ -43,12 +44,8 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
   const spawn = (primary: MockInstance) => MockInstance.create({ ...options, ...primary.worldOptions })
   const sessions = new Sessions(await MockInstance.create(options), spawn, options.sessionLimit ?? DEFAULT_SESSION_LIMIT)
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  const handlers = [
-    ...(options.extraHandlers?.({ profile }) ?? []),
-    ...createHandlers({ instance: sessions, profile, jwtSecret: options.jwtSecret, claim: 'all', maxBodyBytes, delayMs: options.delayMs, control: options.control }),
-  ]
-  const afterResponse: Array<() => void> = []
   const logger = options.logger ?? console
+  const afterResponse: Array<() => void> = []
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
@@ -59,6 +56,12 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
   })
   app.use(cors())
   app.get('/mockServiceWorker.js', (_req, res) => res.type('text/javascript').sendFile(workerScriptPath()))
+  const docsHandler = serveDocs(app)
+  const handlers = [
+    docsHandler,
+    ...(options.extraHandlers?.({ profile }) ?? []),
+    ...createHandlers({ instance: sessions, profile, jwtSecret: options.jwtSecret, claim: 'all', maxBodyBytes, delayMs: options.delayMs, control: options.control }),
+  ]
   app.use(mswAdapter({ handlers: () => handlers, maxBodyBytes, onError: (error, req) => logger.error(`${req.method} ${req.originalUrl} failed:`, error) }))
   app.use((req: Request, res: Response) => void send(res, httpError(404, 'Not Found'), req.method))
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

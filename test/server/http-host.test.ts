@@ -97,3 +97,19 @@ it('serves the msw worker script of the installed msw', async () => {
 it('logged no error', () => {
   expect(loggedErrors).toEqual([])
 })
+
+it('serves /openapi.json as FastAPI writes it, and offline docs at /docs', async () => {
+  const { Validator } = await import('@seriousme/openapi-schema-validator')
+  const document = await call('/openapi.json')
+  expect([document.status, document.headers.get('content-type')]).toEqual([200, 'application/json'])
+  expect(document.text.startsWith('{"openapi":"3.1.0","info":{"title":"Agent Management Console API","version":"0.1.0"},"paths":{')).toBe(true)
+  expect(document.text).not.toContain('__mock')
+  expect((await new Validator().validate(document.json)).valid).toBe(true)
+  const docs = await call('/docs')
+  expect([docs.status, docs.headers.get('content-type')]).toEqual([200, expect.stringContaining('text/html')])
+  expect(docs.text).toContain('/openapi.json')
+  expect(docs.text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[^"']*\.(js|css)/)
+  const scripts = [...docs.text.matchAll(/(?:src|href)="(\/__mock\/docs-assets\/[^"]+)"/g)].map((match) => match[1]!)
+  expect(scripts.length).toBeGreaterThanOrEqual(2)
+  for (const asset of scripts) expect((await call(asset)).status, asset).toBe(200)
+})
