@@ -38,7 +38,7 @@ export function mswAdapter({ handlers, maxBodyBytes, onError }: AdapterOptions) 
 const TOO_LARGE = Symbol('too large')
 
 /** The raw body, up to the limit; past it, stops reading and reports TOO_LARGE. */
-async function readBody(req: ExpressRequest, limit: number): Promise<Uint8Array | undefined | typeof TOO_LARGE> {
+async function readBody(req: ExpressRequest, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined | typeof TOO_LARGE> {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined
   const declared = Number(req.headers['content-length'])
   if (declared > limit) return TOO_LARGE
@@ -52,7 +52,7 @@ async function readBody(req: ExpressRequest, limit: number): Promise<Uint8Array 
   return new Uint8Array(Buffer.concat(chunks))
 }
 
-function toFetchRequest(req: ExpressRequest, body: Uint8Array | undefined): Request {
+function toFetchRequest(req: ExpressRequest, body: Uint8Array<ArrayBuffer> | undefined): Request {
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string

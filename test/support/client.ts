@@ -1,9 +1,7 @@
 import type { MockServer } from 'agent-console-mock/node'
+import { readAnswer, type Answer as RawAnswer } from './answer.js'
 
-export interface Answer {
-  status: number
-  headers: Headers
-  text: string
+export interface Answer extends RawAnswer {
   /** The body parsed as JSON (undefined when it is not JSON). */
   body: any
 }
@@ -15,18 +13,12 @@ export function client(mock: MockServer) {
     if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`
     if (body !== undefined) {
       ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
-      init.body = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body)
+      init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body)
     }
     // Paths are appended as they are, so that `//v1/...` stays a path (new URL would read a host).
     const res = await fetch(mock.baseUrl + path, init)
-    const text = await res.text()
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
-    return { status: res.status, headers: res.headers, text, body: parsed }
+    const answer = await readAnswer(res)
+    return { ...answer, body: answer.json }
   }
   return {
     get: (path: string, token?: string, headers?: Record<string, string>) => send('GET', path, token, undefined, headers),

@@ -1,3 +1,4 @@
+import { readAnswer } from './answer.js'
 import { startServer, type RunningServer, type ServerOptions } from 'agent-console-mock/server'
 
 /** Errors the server logged during a test; nothing else is printed. */
@@ -22,14 +23,6 @@ export function http(running: RunningServer) {
       headers.set('content-type', 'application/json')
       body = JSON.stringify(init.json)
     }
-    const res = await fetch(running.url + path, { redirect: 'manual', ...init, headers, body })
-    const text = await res.text()
-    let json: any
-    try {
-      json = JSON.parse(text)
-    } catch {
-      json = undefined
-    }
-    return { status: res.status, headers: res.headers, text, json }
+    return readAnswer(await fetch(running.url + path, { redirect: 'manual', ...init, headers, body }))
   }
 }
