@@ -43,12 +43,39 @@ export async function verifyToken(token: string, secret: string = DEVELOPMENT_JW
   try {
     const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] })
     const claims = Claims.safeParse(payload)
-    if (!claims.success) return undefined
-    const now = Math.floor(Date.now() / 1000)
-    // PyJWT refuses a token issued in the future; jose only checks `iat` against a max age.
-    if (claims.data.iat !== undefined && claims.data.iat > now) return undefined
-    return claims.data
+    return claims.success && isCurrent(claims.data) ? claims.data : undefined
   } catch {
     return undefined
+  }
+}
+
+/**
+ * Whether the token's time claims hold now. jose checked `exp` and `nbf` already; PyJWT
+ * also refuses a token issued in the future, which jose only checks against a max age.
+ */
+function isCurrent(claims: Claims, now = Math.floor(Date.now() / 1000)): boolean {
+  return (claims.exp === undefined || claims.exp > now) && (claims.nbf === undefined || claims.nbf <= now) && (claims.iat === undefined || claims.iat <= now)
+}
+
+/** How many distinct valid tokens a verifier remembers. */
+export const TOKEN_CACHE_SIZE = 1000
+
+/**
+ * A `verifyToken` for one secret that checks each distinct valid token's signature once.
+ * A remembered token is still checked against the clock on every use, so it stops working
+ * the second it expires. Refused tokens are not remembered (one with `nbf` in the future
+ * becomes valid later), and at most TOKEN_CACHE_SIZE tokens are kept.
+ */
+export function createTokenVerifier(secret: string = DEVELOPMENT_JWT_SECRET): (token: string) => Promise<Claims | undefined> {
+  const valid = new Map<string, Claims>()
+  return async (token) => {
+    const known = valid.get(token)
+    if (known) return isCurrent(known) ? known : (valid.delete(token), undefined)
+    const claims = await verifyToken(token, secret)
+    if (claims) {
+      if (valid.size >= TOKEN_CACHE_SIZE) valid.delete(valid.keys().next().value as string)
+      valid.set(token, claims)
+    }
+    return claims
   }
 }

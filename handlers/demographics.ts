@@ -14,9 +14,9 @@ import { shapeResource } from './resources.js'
  * `POST /v1/demographics/{dimension_id}/values/bulk`: adds values to a dimension, all or
  * nothing. The body is read (and invalid JSON refused) before authentication, as FastAPI does.
  */
-export const bulkAddValues: Operation = async ({ request, params, world, profile, jwtSecret, maxBodyBytes }) => {
+export const bulkAddValues: Operation = async ({ request, params, world, profile, verifyToken, maxBodyBytes }) => {
   const body = await readBody(request, maxBodyBytes)
-  const user = await authenticate(request, profile, jwtSecret)
+  const user = await authenticate(request, profile, verifyToken)
   requireSuperAdmin(user)
   const path = validateParams([{ source: 'path', schema: BulkAddPath, read: pathReader(params) }], profile)
   const items = body === MISSING ? { ok: false as const, errors: [pydanticError('missing', ['body'], null)] } : validatePython(BulkAddValues, body, ['body'], profile)

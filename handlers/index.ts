@@ -1,5 +1,5 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw'
-import { DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
+import { createTokenVerifier, DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
 import { MockInstance } from '../mock/instance.js'
 import { sessionKey, SESSION_HEADER, type Sessions } from '../mock/sessions.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
@@ -53,9 +53,10 @@ export function createHandlers(options: HandlerOptions): HttpHandler[] {
     return method(path, ({ request }) => dispatch(request, route))
   })
   return [
+    // The API first: msw tries handlers in order, and API calls are the traffic that matters.
+    ...operationHandlers,
     ...createControlHandlers(settings),
     ...(settings.claim === 'all' ? [openApiHandler(settings)] : []),
-    ...operationHandlers,
     http.all(`${settings.base === '*' ? '' : settings.base}*`, ({ request }) => dispatch(request)),
   ]
 }
@@ -79,6 +80,7 @@ function resolveSettings(options: HandlerOptions) {
     claim: options.claim ?? 'api',
     profile: resolveProfile(options.profile as ProfileOptions),
     jwtSecret: options.jwtSecret ?? DEVELOPMENT_JWT_SECRET,
+    verifyToken: createTokenVerifier(options.jwtSecret ?? DEVELOPMENT_JWT_SECRET),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     delayMs: options.delayMs ?? 0,
     control: options.control ?? true,
@@ -144,7 +146,7 @@ async function answer(result: RouteResult<ApiRoute>, { request, url, instance, s
         query: new QueryParams(url.search.slice(1)),
         world: instance.world,
         profile: settings.profile,
-        jwtSecret: settings.jwtSecret,
+        verifyToken: settings.verifyToken,
         maxBodyBytes: settings.maxBodyBytes,
       })
     }

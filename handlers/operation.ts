@@ -1,3 +1,4 @@
+import type { Claims } from '../auth/claims.js'
 import type { Profile } from '../model/profile.js'
 import type { World } from '../model/world.js'
 import type { QueryParams } from './fastapi/query-string.js'
@@ -10,7 +11,8 @@ export interface OperationContext {
   query: QueryParams
   world: World
   profile: Profile
-  jwtSecret: string
+  /** Checks a bearer token (signature once per distinct token). */
+  verifyToken: (token: string) => Promise<Claims | undefined>
   /** Bodies larger than this answer 413. */
   maxBodyBytes: number
 }

@@ -13,8 +13,8 @@ import { shapeResource } from './resources.js'
  * case-insensitive search over name, description and role; created_at descending, then id.
  * The team defaults to the token's; only super admins may name another team.
  */
-export const listPersonas: Operation = async ({ request, query, world, profile, jwtSecret }) => {
-  const user = await authenticate(request, profile, jwtSecret)
+export const listPersonas: Operation = async ({ request, query, world, profile, verifyToken }) => {
+  const user = await authenticate(request, profile, verifyToken)
   requirePermission(user, Permission.personaRead)
   const { values, errors } = validateParams([{ source: 'query', schema: ListPersonasQuery, read: queryReader(query) }], profile)
   throwIfInvalid(errors)

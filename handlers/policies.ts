@@ -12,8 +12,8 @@ import { shapeResource } from './resources.js'
  * `GET /v1/policies/{policy_id}/rules`: one page of a policy's rules, created_at ascending,
  * then rule_id. A policy of another team is as unknown as one that does not exist.
  */
-export const listPolicyRules: Operation = async ({ request, params, query, world, profile, jwtSecret }) => {
-  const user = await authenticate(request, profile, jwtSecret)
+export const listPolicyRules: Operation = async ({ request, params, query, world, profile, verifyToken }) => {
+  const user = await authenticate(request, profile, verifyToken)
   requirePermission(user, Permission.policyRead)
   const { limit, offset } = profile.rulesPaging
   const { values, errors } = validateParams(

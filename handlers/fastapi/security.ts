@@ -1,5 +1,4 @@
 import type { Claims } from '../../auth/claims.js'
-import { verifyToken } from '../../auth/tokens.js'
 import type { Profile } from '../../model/profile.js'
 import { httpError } from './responses.js'
 
@@ -10,14 +9,14 @@ const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer' }
  * or a thrown 401/403 answer. Runs before any parameter validation, as dependencies do.
  * Credentials are not trimmed (FastAPI strips them only from 0.128.1 on).
  */
-export async function authenticate(request: Request, profile: Profile, secret: string): Promise<Claims> {
+export async function authenticate(request: Request, profile: Profile, verify: (token: string) => Promise<Claims | undefined>): Promise<Claims> {
   const authorization = request.headers.get('authorization')
   const [scheme, credentials] = partition(authorization ?? '', ' ')
   if (!authorization || !scheme || !credentials) throw notAuthenticated(profile)
   if (scheme.toLowerCase() !== 'bearer') {
     throw profile.missingCredentialsStatus === 403 ? httpError(403, 'Invalid authentication credentials') : notAuthenticated(profile)
   }
-  const claims = await verifyToken(credentials, secret)
+  const claims = await verify(credentials)
   if (!claims) throw httpError(401, 'Could not validate credentials', BEARER_CHALLENGE)
   return claims
 }

@@ -95,3 +95,11 @@ it('reads invalid JSON before it authenticates, and refuses the token before val
   const badBody = await api.post(path, { values: 'x' }, undefined)
   expect(badBody.status).toBe(401)
 })
+
+it('stops accepting a token the moment it expires, even after it was accepted', async () => {
+  const exp = now() + 1
+  const token = await mock.mintToken({ ...readerClaims(), exp })
+  expect(await answer(`Bearer ${token}`)).toEqual([200, 'ok', null])
+  await new Promise((resolve) => setTimeout(resolve, (exp + 0.05) * 1000 - Date.now()))
+  expect(await answer(`Bearer ${token}`)).toEqual(INVALID)
+})
