@@ -3,10 +3,10 @@ import { queryPersonas } from '../model/persona-index.js'
 import { ListPersonasQuery } from '../model/requests.js'
 import { Persona } from '../model/schemas.js'
 import { queryReader, throwIfInvalid, validateParams } from './fastapi/params.js'
-import { httpError, jsonResponse } from './fastapi/responses.js'
+import { httpError, listResponse } from './fastapi/responses.js'
 import { authenticate, requirePermission } from './fastapi/security.js'
 import { toIndex, type Operation } from './operation.js'
-import { shapeResource } from './resources.js'
+import { encodeResource } from './resources.js'
 
 /**
  * `GET /v1/personas/`: a team's personas, filtered by intents, preset status and a
@@ -27,8 +27,5 @@ export const listPersonas: Operation = async ({ request, query, world, profile, 
     search: values.search as string | null,
   }
   const page = queryPersonas(world.personasByTeam().get(teamId), filter, toIndex(values.offset), toIndex(values.limit))
-  return jsonResponse(200, {
-    results: page.results.map((persona) => shapeResource(Persona, persona, profile)),
-    total: page.total,
-  })
+  return listResponse(page.results.map((persona) => encodeResource(Persona, persona, profile)), page.total)
 }

@@ -3,10 +3,10 @@ import type { Profile } from '../model/profile.js'
 import { listRulesQuery, ListRulesPath } from '../model/requests.js'
 import { PolicyRule } from '../model/schemas.js'
 import { pathReader, queryReader, throwIfInvalid, validateParams } from './fastapi/params.js'
-import { httpError, jsonResponse } from './fastapi/responses.js'
+import { httpError, listResponse } from './fastapi/responses.js'
 import { authenticate, requirePermission } from './fastapi/security.js'
 import { toIndex, type Operation } from './operation.js'
-import { shapeResource } from './resources.js'
+import { encodeResource } from './resources.js'
 
 /**
  * `GET /v1/policies/{policy_id}/rules`: one page of a policy's rules, created_at ascending,
@@ -28,10 +28,8 @@ export const listPolicyRules: Operation = async ({ request, params, query, world
   if (!policy || (!user.is_super_admin && policy.team_id !== user.team_id)) throw httpError(404, 'Policy not found')
   const rules = world.rulesByPolicy().get(policy.id) ?? []
   const start = toIndex(values[offset])
-  return jsonResponse(200, {
-    results: rules.slice(start, start + toIndex(values[limit])).map((rule) => shapeResource(PolicyRule, rule, profile)),
-    total: rules.length,
-  })
+  const page = rules.slice(start, start + toIndex(values[limit]))
+  return listResponse(page.map((rule) => encodeResource(PolicyRule, rule, profile)), rules.length)
 }
 
 const rulesQueries = new WeakMap<Profile['rulesPaging'], ReturnType<typeof listRulesQuery>>()

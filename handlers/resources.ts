@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { Profile } from '../model/profile.js'
 import { Timestamp } from '../model/schemas.js'
+import { encodePythonJson } from './fastapi/python-json-encode.js'
 import { PyFloat } from './fastapi/python-value.js'
 
 type Schema = z.core.$ZodType
@@ -36,4 +37,20 @@ function shapeObject(shape: Record<string, Schema>, record: Record<string, unkno
   const out: Record<string, unknown> = {}
   for (const key in shape) out[key] = shapeResource(shape[key] as Schema, record[key], profile)
   return out
+}
+
+const encoded = new WeakMap<Schema, WeakMap<Profile, WeakMap<object, string>>>()
+
+/**
+ * A record's wire JSON, written once and remembered for as long as the record lives
+ * (stored records are replaced, never changed in place, so the text cannot go stale).
+ */
+export function encodeResource(schema: Schema, record: object, profile: Profile): string {
+  let bySchema = encoded.get(schema)
+  if (!bySchema) encoded.set(schema, (bySchema = new WeakMap()))
+  let byRecord = bySchema.get(profile)
+  if (!byRecord) bySchema.set(profile, (byRecord = new WeakMap()))
+  let json = byRecord.get(record)
+  if (json === undefined) byRecord.set(record, (json = encodePythonJson(shapeResource(schema, record, profile))))
+  return json
 }

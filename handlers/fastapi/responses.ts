@@ -25,6 +25,13 @@ function textResponse(status: number, text: string, headers: Record<string, stri
 export const encodedJsonResponse = (status: number, json: string, headers: Record<string, string> = {}): Response =>
   textResponse(status, json, headers)
 
+/**
+ * A list envelope `{"results": [...], "total": N}` from records already written as JSON:
+ * the bytes `jsonResponse` would write for the same envelope.
+ */
+export const listResponse = (encodedResults: readonly string[], total: number): Response =>
+  encodedJsonResponse(200, `{"results":[${encodedResults.join(',')}],"total":${total}}`)
+
 /** FastAPI's `HTTPException` handler: `{"detail": "..."}` with the exception's headers. */
 export const httpError = (status: number, detail: string, headers: Record<string, string> = {}): Response =>
   jsonResponse(status, { detail }, headers)
