@@ -91,8 +91,8 @@ export function showResult(
     head,
     ': ',
     h('span', { 'data-testid': 'status-detail' }, `${count} validation error${count === 1 ? '' : 's'}`),
-    unplaced.length ? h('ul', {}, ...unplaced.map((issue) => h('li', {}, h('code', {}, formatLoc(issue.loc)), ` ${issue.msg}`))) : null,
   )
+  if (unplaced.length) status.append(h('ul', {}, ...unplaced.map((issue) => h('li', {}, h('code', {}, formatLoc(issue.loc)), ` ${issue.msg}`))))
 }
 
 /** "11–20 of 60": the range of a page in a list of `total` items. */

@@ -37,6 +37,11 @@ export default defineConfig({
   // Loopback only (the test config points at 127.0.0.1); `localhost` may resolve to ::1.
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
-  build: { outDir: fileURLToPath(new URL('../../dist-demo', import.meta.url)), emptyOutDir: true },
+  build: {
+    outDir: fileURLToPath(new URL('../../dist-demo', import.meta.url)),
+    emptyOutDir: true,
+    // The in-browser mock (faker's data, zod, msw) is one ~1 MB chunk, loaded in worker mode only.
+    chunkSizeWarningLimit: 1500,
+  },
   plugins: [mockServiceWorker()],
 })

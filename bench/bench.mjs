@@ -1,0 +1,149 @@
+// @ts-check
+/**
+ * `npm run bench`: the standalone mock against a bare Express baseline, side by side on
+ * 127.0.0.1, with the same load generator (autocannon) and settings, alternating, several
+ * rounds, medians reported. Also: requests per second in-process (setupServer + fetch), time
+ * from start to the first answered request, and RSS after load, per dataset size.
+ * `--quick` measures 1,000 and 10,000 personas with short rounds and finishes in under a minute.
+ * Prints a table and writes bench/results.json. Not part of `npm test`.
+ */
+import { spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import autocannon from 'autocannon'
+import { createMockServer } from '../dist/node/index.js'
+
+const quick = process.argv.includes('--quick')
+const SIZES = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]
+const ROUNDS = quick ? 1 : 3
+const SECONDS = quick ? 2 : 5
+const CONNECTIONS = 10
+
+/** Starts a server process and waits for the URL it prints. */
+function startProcess(args, pattern) {
+  const started = performance.now()
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  let output = ''
+  const url = new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+      const match = pattern.exec(output)
+      if (match) resolve(match[1])
+    })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)))
+  })
+  return { child, started, url, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) }
+}
+
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+const random = (max) => Math.floor(Math.random() * Math.max(1, max))
+let unique = 0
+
+/** The workloads, as autocannon requests for the mock (`auth`) or the baseline (`team_id` in the query). */
+function workloads(size, fixtures, target) {
+  const team = fixtures.teams[0].id
+  const scope = target === 'baseline' ? `&team_id=${team}` : ''
+  const token = (role) => (target === 'baseline' ? {} : { authorization: `Bearer ${fixtures.tokens[role]}` })
+  const get = (path, role) => ({ method: 'GET', headers: token(role), setupRequest: (req) => ({ ...req, path: path() }) })
+  return {
+    'personas (limit 10, random offset)': get(() => `/v1/personas/?limit=10&offset=${random(size - 10)}${scope}`, 'team_reader'),
+    'personas + intents + search': get(() => `/v1/personas/?intents=curious&intents=malicious&search=an&limit=10&offset=${random(100)}${scope}`, 'team_reader'),
+    'rules (limit 100)': get(() => `/v1/policies/${fixtures.policies[0].id}/rules?limit=100&offset=${random(160)}`, 'team_reader'),
+    'bulk add (100 values)': {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...token('super_admin') },
+      setupRequest: (req) => ({ ...req, path: `/v1/demographics/${fixtures.dimensions[0].id}/values/bulk`, body: JSON.stringify({ values: Array.from({ length: 100 }, () => ({ value: `bench-${++unique}` })) }) }),
+    },
+  }
+}
+
+async function load(url, request) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: [request] })
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts }
+}
+
+const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? 0
+
+async function measureSize(size) {
+  const mock = startProcess(['dist/server/cli.js', '--port', '0', '--personas', String(size), '--quiet'], /listening on (http:\/\/\S+)/)
+  const mockUrl = await mock.url
+  const fixtures = await (await fetch(`${mockUrl}/__mock/fixtures`)).json()
+  const first = await fetch(`${mockUrl}/v1/personas/`, { headers: { authorization: `Bearer ${fixtures.tokens.team_reader}` } })
+  const firstAnswerMs = performance.now() - mock.started
+  if (first.status !== 200) throw new Error(`the mock answered ${first.status}`)
+  const baseline = startProcess(['bench/baseline-server.mjs', String(size)], /READY (http:\/\/\S+)/)
+  const baselineUrl = await baseline.url
+  const rows = []
+  for (const name of Object.keys(workloads(size, fixtures, 'mock'))) {
+    const runs = { mock: [], baseline: [] }
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? ['mock', 'baseline'] : ['baseline', 'mock']
+      for (const target of order) runs[target].push(await load(target === 'mock' ? mockUrl : baselineUrl, workloads(size, fixtures, target)[name]))
+    }
+    const summary = (list) => ({ rps: Math.round(median(list.map((r) => r.rps))), p99: median(list.map((r) => r.p99)), non2xx: list.reduce((n, r) => n + r.non2xx, 0), errors: list.reduce((n, r) => n + r.errors, 0) })
+    rows.push({ size, workload: name, mock: summary(runs.mock), baseline: summary(runs.baseline) })
+    console.error(`  ${size} ${name}: mock ${rows.at(-1).mock.rps} req/s, baseline ${rows.at(-1).baseline.rps} req/s`)
+  }
+  const rss = Math.round(rssMb(mock.child.pid))
+  await Promise.all([mock.stop(), baseline.stop()])
+  return { size, firstAnswerMs: Math.round(firstAnswerMs), rssAfterLoadMb: rss, rows }
+}
+
+async function measureInProcess(size) {
+  const mock = await createMockServer({ personasPerTeam: size })
+  const headers = { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` }
+  const once = async () => (await fetch(mock.url(`/v1/personas/?limit=10&offset=${random(size - 10)}`), { headers })).text()
+  for (let i = 0; i < 500; i++) await once()
+  let count = 0
+  const until = performance.now() + SECONDS * 1000
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (performance.now() < until) {
+      await once()
+      count++
+    }
+  }))
+  mock.close()
+  return Math.round(count / SECONDS)
+}
+
+const sizes = []
+for (const size of SIZES) {
+  console.error(`measuring ${size} personas per team...`)
+  sizes.push(await measureSize(size))
+}
+const inProcessRps = await measureInProcess(10_000)
+
+const personaRow = (size) => sizes.find((s) => s.size === size)?.rows[0]
+const at10k = personaRow(10_000)
+const smallest = personaRow(SIZES[0])
+const largest = personaRow(SIZES.at(-1))
+const startLargest = sizes.at(-1)
+const targets = [
+  ['persona list on 10,000: >= 50% of the baseline', at10k ? at10k.mock.rps / at10k.baseline.rps >= 0.5 : false, at10k ? `${Math.round((at10k.mock.rps / at10k.baseline.rps) * 100)}%` : '-'],
+  ['persona list on 10,000: p99 <= 20 ms', at10k ? at10k.mock.p99 <= 20 : false, at10k ? `${at10k.mock.p99} ms` : '-'],
+  [`persona list falls <= 1.5x from ${SIZES[0]} to ${SIZES.at(-1)}`, smallest && largest ? smallest.mock.rps / largest.mock.rps <= 1.5 : false, smallest && largest ? `${(smallest.mock.rps / largest.mock.rps).toFixed(2)}x` : '-'],
+  [`start with ${startLargest.size}: first answer <= 5 s`, startLargest.firstAnswerMs <= 5000, `${startLargest.firstAnswerMs} ms`],
+  [`RSS after load with ${startLargest.size} <= 400 MB`, startLargest.rssAfterLoadMb <= 400, `${startLargest.rssAfterLoadMb} MB`],
+  ['in-process (setupServer + fetch) >= 2,000 req/s', inProcessRps >= 2000, `${inProcessRps} req/s`],
+]
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`
+const lines = [
+  `agent-console-mock benchmark (${quick ? 'quick' : 'full'}: ${ROUNDS} round(s) of ${SECONDS} s, ${CONNECTIONS} connections, medians) on ${machine}`,
+  '',
+  '| personas/team | workload | mock req/s | mock p99 ms | baseline req/s | baseline p99 ms | mock/baseline | non-2xx / errors |',
+  '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...sizes.flatMap((s) => s.rows.map((r) => `| ${r.size} | ${r.workload} | ${r.mock.rps} | ${r.mock.p99} | ${r.baseline.rps} | ${r.baseline.p99} | ${Math.round((r.mock.rps / r.baseline.rps) * 100)}% | ${r.mock.non2xx} / ${r.mock.errors} |`)),
+  '',
+  '| personas/team | start to first answer | RSS after load |',
+  '| ---: | ---: | ---: |',
+  ...sizes.map((s) => `| ${s.size} | ${s.firstAnswerMs} ms | ${s.rssAfterLoadMb} MB |`),
+  '',
+  `In-process, setupServer + fetch, persona list on 10,000: ${inProcessRps} req/s`,
+  '',
+  '| target | met | measured |',
+  '| --- | --- | --- |',
+  ...targets.map(([name, met, value]) => `| ${name} | ${met ? 'yes' : 'NO'} | ${value} |`),
+]
+console.log(lines.join('\n'))
+writeFileSync('bench/results.json', JSON.stringify({ date: new Date().toISOString(), machine, quick, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes, inProcessRps, targets: targets.map(([name, met, value]) => ({ name, met, value })) }, null, 2))

@@ -1,0 +1,69 @@
+/**
+ * Network mode: the page sends relative requests and the `mock` fixture of
+ * agent-console-mock/playwright answers them in the test process (context routing, no
+ * service worker), over a world seeded for each test. So a test can override an answer with
+ * msw handlers, and assert on the store after the page wrote to it.
+ */
+import { http, HttpResponse } from 'msw'
+import { expect, test } from 'agent-console-mock/playwright'
+import { Demo } from '../support/demo.js'
+
+test('lists the personas of the token’s team from the test’s world', async ({ page, mock }, testInfo) => {
+  const demo = new Demo(page)
+  await demo.open({ mode: 'network' })
+  await expect(demo.byTestId('mode')).toHaveText('network')
+  const team = mock.fixtures.teams[0]!.id
+  const personas = mock.world.personasByTeam().get(team)!.ordered
+  await expect(demo.personas.range()).toHaveText(`1–10 of ${personas.length}`)
+  await expect(demo.personas.rows().getByTestId('persona-name')).toHaveText(personas.slice(0, 10).map((p) => p.name))
+  await demo.screenshot('network-overview', testInfo)
+})
+
+test.describe('with another seed and size', () => {
+  test.use({ mockOptions: { seed: 7, personasPerTeam: 13 } })
+
+  test('shows the world the options asked for', async ({ page, mock }) => {
+    const demo = new Demo(page)
+    await demo.open({ mode: 'network' })
+    expect(mock.fixtures.seed).toBe(7)
+    await expect(demo.personas.range()).toHaveText('1–10 of 13')
+    await demo.personas.next().click()
+    await expect(demo.personas.range()).toHaveText('11–13 of 13')
+  })
+})
+
+test('shows an overridden answer as an empty list', async ({ page, mock }, testInfo) => {
+  mock.use(http.get('*/v1/personas/', () => HttpResponse.json({ results: [], total: 0 })))
+  const demo = new Demo(page)
+  await demo.open({ mode: 'network' })
+  await expect(demo.byTestId('personas-empty')).toHaveText('No personas match.')
+  await expect(demo.personas.range()).toHaveText('0 of 0')
+  await expect(demo.personas.next()).toBeDisabled()
+  // Only the overridden operation changed: rules still come from the world.
+  await expect(demo.rules.range()).toHaveText(`1–20 of ${mock.world.rulesByPolicy().get(mock.fixtures.policies[0]!.id)!.length}`)
+  await demo.screenshot('network-empty-override', testInfo, demo.personas.panel())
+})
+
+test('a bulk add lands in the test’s store', async ({ page, mock }) => {
+  const demo = new Demo(page)
+  await demo.open({ mode: 'network' })
+  await demo.role('super_admin')
+  const region = mock.fixtures.dimensions.find((d) => d.name === 'Region')!
+  const before = mock.world.values.all().length
+  await demo.bulkAdd('Region', ['Arctic | The Arctic', 'Antarctica'])
+  await expect(demo.bulk.summary()).toHaveText('2 created, 0 skipped as duplicates.')
+
+  const stored = mock.world.values.all().filter((value) => value.dimension_id === region.id)
+  expect(mock.world.values.all()).toHaveLength(before + 2)
+  expect(stored.find((value) => value.value === 'Arctic')).toMatchObject({ display_name: 'The Arctic' })
+  expect(stored.map((value) => value.value)).toContain('Antarctica')
+})
+
+test('errors answered by the fixture show like any other', async ({ page, mock }) => {
+  // A 503 from the route: the status line shows the API's detail, the page keeps working.
+  mock.use(http.get('*/v1/policies/:policyId/rules', () => HttpResponse.json({ detail: 'Service Unavailable' }, { status: 503 })))
+  const demo = new Demo(page)
+  await demo.open({ mode: 'network' })
+  await expect(demo.rules.status()).toHaveText('503 Service Unavailable: Service Unavailable')
+  await expect(demo.personas.range()).toHaveText(/^1–10 of \d+$/)
+})
