@@ -1,3 +1,4 @@
+import { larger, type DimensionValues } from './dimension-values.js'
 import type { DemographicValue } from './schemas.js'
 import type { World } from './world.js'
 
@@ -19,23 +20,21 @@ export type BulkAddResult = { added: DemographicValue[] } | { duplicates: string
  */
 export function addValues(world: World, dimensionId: string, items: readonly NewValue[], duplicates: 'skip' | 'reject'): Promise<BulkAddResult> {
   return world.exclusive(async () => {
-    const existing = world.valuesByDimension().get(dimensionId) ?? []
-    const { planned, repeated } = plan(dimensionId, existing, items)
+    const { planned, repeated } = plan(dimensionId, world.valuesByDimension().get(dimensionId), items)
     if (duplicates === 'reject' && repeated.length) return { duplicates: repeated }
-    const added: DemographicValue[] = []
-    for (const value of planned) added.push(await world.values.create(value))
-    return { added }
+    return { added: await Promise.all(planned.map((value) => world.values.create(value))) }
   })
 }
 
-function plan(dimensionId: string, existing: readonly DemographicValue[], items: readonly NewValue[]) {
-  const seen = new Set(existing.map((value) => value.value))
-  let largest = existing.reduce<number | bigint | undefined>((max, value) => larger(max, value.sort_order), undefined)
+function plan(dimensionId: string, existing: DimensionValues | undefined, items: readonly NewValue[]) {
+  const stored = existing?.names ?? new Set<string>()
+  const seen = new Set<string>()
+  let largest = existing?.largest
   const createdAt = Math.floor(Date.now() / 1000)
   const planned: DemographicValue[] = []
   const repeated: string[] = []
   for (const item of items) {
-    if (seen.has(item.value)) {
+    if (stored.has(item.value) || seen.has(item.value)) {
       if (!repeated.includes(item.value)) repeated.push(item.value)
       continue
     }
@@ -54,8 +53,6 @@ function plan(dimensionId: string, existing: readonly DemographicValue[], items:
   }
   return { planned, repeated }
 }
-
-const larger = (a: number | bigint | undefined, b: number | bigint) => (a === undefined || b > a ? b : a)
 
 /** max + 1, exact past 2^53 (a Python int never overflows). */
 function successor(largest: number | bigint | undefined): number | bigint {

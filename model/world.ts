@@ -7,6 +7,7 @@ import {
   Team,
 } from './schemas.js'
 import { derived, VersionedCollection } from './versioned-collection.js'
+import { appendValue, indexValues, type DimensionValues } from './dimension-values.js'
 import { indexPersonas, type TeamPersonas } from './persona-index.js'
 
 /**
@@ -30,9 +31,8 @@ export class World {
   readonly rulesByPolicy: () => Map<string, PolicyRule[]> = derived(this.rules, (records) =>
     groupSorted(records, (rule) => rule.policy_id, compareRules),
   )
-  readonly valuesByDimension: () => Map<string, DemographicValue[]> = derived(this.values, (records) =>
-    groupSorted(records, (value) => value.dimension_id, () => 0),
-  )
+  /** Values by dimension, in storage order, with their names and largest sort order. */
+  readonly valuesByDimension: () => Map<string, DimensionValues> = derived(this.values, indexValues, appendValue)
 
   #writes: Promise<unknown> = Promise.resolve()
 
