@@ -1,6 +1,6 @@
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import { getResponse, type RequestHandler } from 'msw'
-import { httpError } from '../handlers/fastapi/responses.js'
+import { httpError, writtenBody } from '../handlers/fastapi/responses.js'
 
 export interface AdapterOptions {
   /** The handlers to answer with, read on every request (so overrides apply at once). */
@@ -69,7 +69,7 @@ export async function send(res: ExpressResponse, response: Response, method: str
   for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value)
   const cookies = response.headers.getSetCookie()
   if (cookies.length) res.setHeader('set-cookie', cookies)
-  const body = new Uint8Array(await response.arrayBuffer())
+  const body = writtenBody(response) ?? new Uint8Array(await response.arrayBuffer())
   if (method === 'HEAD' || body.byteLength === 0) res.end()
   else res.end(body)
 }

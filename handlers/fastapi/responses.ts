@@ -15,11 +15,21 @@ const utf8 = new TextEncoder()
 
 function textResponse(status: number, text: string, headers: Record<string, string>): Response {
   const bytes = utf8.encode(text)
-  return new HttpResponse(bytes, {
+  const response = new HttpResponse(bytes, {
     status,
     headers: { ...headers, 'content-length': String(bytes.byteLength), 'content-type': 'application/json' },
   })
+  bodies.set(response, bytes)
+  return response
 }
+
+const bodies = new WeakMap<Response, Uint8Array>()
+
+/**
+ * The exact bytes of an answer this module wrote, without reading its body stream (a host
+ * writes them straight to the socket). `undefined` for any other response.
+ */
+export const writtenBody = (response: Response): Uint8Array | undefined => bodies.get(response)
 
 /** An answer whose JSON was written once and is sent as it is. */
 export const encodedJsonResponse = (status: number, json: string, headers: Record<string, string> = {}): Response =>
