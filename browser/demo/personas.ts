@@ -18,7 +18,7 @@ export function createPersonasPanel(context: DemoContext): Panel {
   const team = h('select', { 'data-testid': 'personas-team' }, h('option', { value: '' }, 'Token’s team (no team_id)'), ...fixtures.teams.map((t) => h('option', { value: t.id }, t.name)))
   const intents = INTENTS.map((intent) => h('input', { type: 'checkbox', value: intent, 'data-testid': `intent-${intent}` }))
   const preset = h('select', { 'data-testid': 'personas-preset' }, h('option', { value: '' }, 'All'), h('option', { value: 'true' }, 'Presets only'), h('option', { value: 'false' }, 'Custom only'))
-  const search = h('input', { type: 'search', placeholder: 'name, description or role', 'data-testid': 'personas-search' })
+  const search = h('input', { type: 'search', placeholder: 'Name or role…', title: 'Matches name, description and role (case-insensitive)', 'data-testid': 'personas-search' })
   // No min/max: the point is to let the API's own bounds (1 to 100) answer.
   const limit = h('input', { type: 'number', value: '10', 'data-testid': 'personas-limit', class: 'narrow' })
 
@@ -52,6 +52,8 @@ export function createPersonasPanel(context: DemoContext): Panel {
     const chosen = intents.filter((box) => box.checked).map((box) => box.value)
     hint.textContent = context.role() === 'super_admin' && !team.value ? 'A super admin has no team in the token: choose a team.' : ''
     range.textContent = '…'
+    // No paging while a page loads: a second click would step from an offset not yet shown.
+    prev.disabled = next.disabled = true
     const result = await api.get<{ results: Persona[]; total: number }>('/v1/personas/', {
       team_id: team.value || undefined,
       intents: chosen.length ? chosen : undefined,

@@ -37,6 +37,8 @@ export function createRulesPanel(context: DemoContext): Panel {
   async function load() {
     const current = isCurrent()
     range.textContent = '…'
+    // No paging while a page loads: a second click would step from an offset not yet shown.
+    prev.disabled = next.disabled = true
     const result = await api.get<{ results: PolicyRule[]; total: number }>(`/v1/policies/${encodeURIComponent(policy.value)}/rules`, {
       limit: limit.value.trim() || undefined,
       offset: offset || undefined,

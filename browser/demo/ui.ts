@@ -25,7 +25,7 @@ export function field(label: string, control: HTMLElement, errorTestId: string) 
   return { wrapper, error }
 }
 
-/** Reason phrases of the statuses this API answers, so a status line reads like HTTP. */
+/** Reason phrases (Python 3.11's, as the FastAPI service sends them), so a status line reads like HTTP in every mode, also where a route or worker answer carries no statusText. */
 const REASONS: Record<number, string> = {
   0: 'No answer',
   400: 'Bad Request',
@@ -34,8 +34,8 @@ const REASONS: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
-  413: 'Content Too Large',
-  422: 'Unprocessable Content',
+  413: 'Request Entity Too Large',
+  422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',

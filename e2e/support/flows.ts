@@ -4,7 +4,7 @@
  * itself (the same seed builds the same world in every runtime), not from copied constants.
  */
 import { expect, type TestInfo } from '@playwright/test'
-import { createWorld, type World } from 'agent-console-mock'
+import { createWorld, type schemas, type World } from 'agent-console-mock'
 import type { Demo } from './demo.js'
 
 /** What the tests expect, read from a world seeded like the one the page talks to. */
@@ -16,20 +16,20 @@ export class Oracle {
   }
 
   /** The first team's personas (the fixture tokens' team), in list order. */
-  get personas() {
+  get personas(): readonly schemas.Persona[] {
     const team = this.world.teams.all()[0]!.id
     return this.world.personasByTeam().get(team)?.ordered ?? []
   }
 
-  count(filter: (persona: Oracle['personas'][number]) => boolean) {
+  count(filter: (persona: schemas.Persona) => boolean): number {
     return this.personas.filter(filter).length
   }
 
-  get policies() {
+  get policies(): schemas.Policy[] {
     return this.world.policies.all()
   }
 
-  rules(policyId: string) {
+  rules(policyId: string): readonly schemas.PolicyRule[] {
     return this.world.rulesByPolicy().get(policyId) ?? []
   }
 }
@@ -78,8 +78,12 @@ export async function personasFlow(demo: Demo, oracle: Oracle, testInfo: TestInf
   await expect(personas.range()).toHaveText(`1–10 of ${all}`)
   await personas.limit().fill('25')
   await expect(personas.range()).toHaveText(`1–25 of ${all}`)
-  while (await personas.next().isEnabled()) await personas.next().click()
   const lastStart = Math.floor((all - 1) / 25) * 25
+  for (let start = 25; start <= lastStart; start += 25) {
+    await personas.next().click()
+    await expect(personas.range()).toHaveText(`${start + 1}–${Math.min(start + 25, all)} of ${all}`)
+  }
+  await expect(personas.next()).toBeDisabled()
   await expect(personas.range()).toHaveText(`${lastStart + 1}–${all} of ${all}`)
   await expect(personas.rows()).toHaveCount(all - lastStart)
 }
@@ -136,6 +140,9 @@ export async function errorsFlow(demo: Demo, testInfo: TestInfo, shot?: string) 
   await expect(personas.status()).toHaveText('401 Unauthorized: Not authenticated')
   await expect(rules.status()).toHaveText('401 Unauthorized: Not authenticated')
 
+  await demo.role('expired')
+  await expect(personas.status()).toContainText('401 Unauthorized')
+
   await demo.role('no_permissions')
   await expect(personas.status()).toContainText('403 Forbidden')
   await expect(personas.status().getByTestId('status-detail')).toHaveText('Missing permission: persona:read')
@@ -144,10 +151,17 @@ export async function errorsFlow(demo: Demo, testInfo: TestInfo, shot?: string) 
   await expect(personas.status()).toBeHidden()
   await expect(rules.status()).toHaveText('403 Forbidden: Missing permission: policy:read')
 
+  // A policy of another team is not found for a team member (404, not 403: no leak of ids).
   await demo.role('team_reader')
+  const foreign = demo.page.getByTestId('rules-policy').locator('option').last()
+  await rules.policy().selectOption((await foreign.getAttribute('value'))!)
+  await expect(rules.status()).toHaveText('404 Not Found: Policy not found')
+  await rules.policy().selectOption({ index: 0 })
+  await expect(rules.status()).toBeHidden()
+
   await personas.limit().fill('0')
   await expect(personas.limitError()).toHaveText('Input should be greater than or equal to 1')
-  await expect(personas.status()).toHaveText('422 Unprocessable Content: 1 validation error')
+  await expect(personas.status()).toHaveText('422 Unprocessable Entity: 1 validation error')
   await personas.limit().fill('101')
   await expect(personas.limitError()).toHaveText('Input should be less than or equal to 100')
   if (shot) await demo.screenshot(`${shot}-errors-limit`, testInfo, personas.panel())

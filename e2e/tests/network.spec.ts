@@ -67,3 +67,41 @@ test('errors answered by the fixture show like any other', async ({ page, mock }
   await expect(demo.rules.status()).toHaveText('503 Service Unavailable: Service Unavailable')
   await expect(demo.personas.range()).toHaveText(/^1–10 of \d+$/)
 })
+
+test('each 422 issue is shown next to the field its loc names', async ({ page, mock }) => {
+  const issue = (loc: Array<string | number>, msg: string) => ({ type: 'value_error', loc, msg, input: 'x' })
+  mock.use(
+    http.get('*/v1/personas/', () =>
+      HttpResponse.json({ detail: [issue(['query', 'team_id'], 'Team id is odd'), issue(['query', 'offset'], 'Offset is odd'), issue(['header', 'x-odd'], 'Header is odd')] }, { status: 422 }),
+    ),
+    http.post('*/v1/demographics/:dimensionId/values/bulk', () =>
+      HttpResponse.json({ detail: [issue(['path', 'dimension_id'], 'Dimension id is odd'), issue(['body', 'values', 1, 'display_name'], 'Display name is odd')] }, { status: 422 }),
+    ),
+  )
+  const demo = new Demo(page)
+  await demo.open({ mode: 'network' })
+  await expect(demo.byTestId('personas-team-error')).toHaveText('Team id is odd')
+  await expect(demo.byTestId('personas-offset-error')).toHaveText('Offset is odd')
+  // An issue the panel has no field for stays in the status line, with its location.
+  await expect(demo.personas.status()).toContainText('3 validation errors')
+  await expect(demo.personas.status()).toContainText('header.x-odd Header is odd')
+
+  await demo.role('super_admin')
+  await demo.bulkAdd('Region', ['Arctic', 'Antarctica | South'])
+  await expect(demo.byTestId('bulk-dimension-error')).toHaveText('Dimension id is odd')
+  await expect(demo.bulk.lineError(2)).toHaveText('Line 2 (display_name)Display name is odd')
+})
+
+test.describe('with the bulkDuplicates: reject profile', () => {
+  test.use({ mockOptions: { profile: { bulkDuplicates: 'reject' } } })
+
+  test('a duplicate rejects the whole bulk add with 409', async ({ page, mock }) => {
+    const demo = new Demo(page)
+    await demo.open({ mode: 'network' })
+    await demo.role('super_admin')
+    const before = mock.world.values.all().length
+    await demo.bulkAdd('Age group', ['18-24', '90+'])
+    await expect(demo.bulk.status()).toHaveText('409 Conflict: Duplicate values: 18-24')
+    expect(mock.world.values.all()).toHaveLength(before)
+  })
+})
