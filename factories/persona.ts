@@ -11,31 +11,60 @@ const TOOLS = ['search', 'crm_lookup', 'refund', 'email', 'sql_query', 'file_rea
 const ACTIONS = ['delete_account', 'export_data', 'change_billing', 'escalate_privileges', 'bulk_email']
 
 /**
+ * Text drawn once per team and then picked from: Faker's template-based generators (job
+ * titles, sentences) cost microseconds each, too much for 100,000 personas a team, while a
+ * pick is one random number. Pools of a few hundred keep the text varied.
+ */
+interface TextPools {
+  firstNames: string[]
+  lastNames: string[]
+  jobTitles: string[]
+  jobTypes: string[]
+  descriptors: string[]
+  sentences: string[]
+  words: string[]
+}
+
+function drawPools(faker: Faker): TextPools {
+  const draw = (count: number, make: () => string) => Array.from({ length: count }, make)
+  return {
+    firstNames: draw(300, () => faker.person.firstName()),
+    lastNames: draw(300, () => faker.person.lastName()),
+    jobTitles: draw(250, () => faker.person.jobTitle()),
+    jobTypes: draw(40, () => faker.person.jobType()),
+    descriptors: draw(40, () => faker.person.jobDescriptor()),
+    sentences: draw(400, () => faker.lorem.sentence({ min: 6, max: 14 })),
+    words: draw(300, () => faker.lorem.word()),
+  }
+}
+
+/**
  * Persona `index` of a team. Enumerations are cycled (intent every persona, knowledge every
  * 4th, skill every 16th) so that any 64 personas cover every combination; every 5th is a
  * preset; access_permissions rotate through a structured object, a free-form object and null.
  */
-export function buildPersona(faker: Faker, team: Team, index: number, authors: string[]): Persona {
+function buildPersona(faker: Faker, pools: TextPools, team: Team, index: number, authors: string[]): Persona {
+  const pick = (pool: readonly string[]) => pool[faker.number.int(pool.length - 1)] as string
   const intent = cycle(Intent.options, index)
   const isPreset = index % 5 === 0
   const name = isPreset
-    ? `${capitalise(intent)} ${faker.person.jobType()}`
+    ? `${capitalise(intent)} ${pick(pools.jobTypes)}`
     : index % 7 === 3
       ? cycle(INTERNATIONAL_NAMES, index)
-      : faker.person.fullName()
+      : `${pick(pools.firstNames)} ${pick(pools.lastNames)}`
   const createdAt = pastTimestamp(faker, 700)
   return {
     id: faker.string.uuid(),
     team_id: team.id,
     name,
-    description: index % 6 === 5 ? null : faker.lorem.sentence({ min: 6, max: 14 }),
-    role: faker.person.jobTitle(),
-    role_description: index % 4 === 2 ? null : faker.person.jobDescriptor() + ' ' + faker.lorem.words(5),
+    description: index % 6 === 5 ? null : pick(pools.sentences),
+    role: pick(pools.jobTitles),
+    role_description: index % 4 === 2 ? null : `${pick(pools.descriptors)} ${Array.from({ length: 5 }, () => pick(pools.words)).join(' ')}`,
     knowledge_level: cycle(KnowledgeLevel.options, Math.floor(index / 4)),
     skill_level: cycle(SkillLevel.options, Math.floor(index / 16)),
     intent,
     language: cycle(LANGUAGES, index),
-    access_permissions: accessPermissions(faker, index),
+    access_permissions: accessPermissions(faker, pools, index),
     is_preset: isPreset,
     preset_category: isPreset ? cycle(PRESET_CATEGORIES, index / 5) : null,
     tags: index % 3 === 1 ? null : faker.helpers.arrayElements(['vip', 'new', 'churn-risk', 'b2b', 'mobile', 'beta'], { min: 0, max: 3 }),
@@ -46,10 +75,11 @@ export function buildPersona(faker: Faker, team: Team, index: number, authors: s
   }
 }
 
-function accessPermissions(faker: Faker, index: number): Persona['access_permissions'] {
+function accessPermissions(faker: Faker, pools: TextPools, index: number): Persona['access_permissions'] {
   if (index % 3 === 2) return null
   if (index % 3 === 1) {
-    return { scopes: faker.helpers.arrayElements(['read:orders', 'write:tickets', 'admin:users'], { min: 1, max: 3 }), notes: faker.lorem.words(4) }
+    const notes = Array.from({ length: 4 }, () => pools.words[faker.number.int(pools.words.length - 1)]).join(' ')
+    return { scopes: faker.helpers.arrayElements(['read:orders', 'write:tickets', 'admin:users'], { min: 1, max: 3 }), notes }
   }
   return {
     privilege_level: cycle(PrivilegeLevel.options, index / 3),
@@ -66,5 +96,6 @@ const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1
 export function buildTeamPersonas(seed: number, team: Team, teamIndex: number, count: number): Persona[] {
   const faker = seededFaker(seed, 2, teamIndex)
   const authors = Array.from({ length: 4 }, () => faker.string.uuid())
-  return Array.from({ length: count }, (_, index) => buildPersona(faker, team, index, authors))
+  const pools = drawPools(faker)
+  return Array.from({ length: count }, (_, index) => buildPersona(faker, pools, team, index, authors))
 }
