@@ -1,0 +1,55 @@
+/**
+ * FastAPI validates `components.schemas` into its `Schema` model, whose `model_dump` writes keys in
+ * the model's field order: every component (and its subschemas) is rewritten in that order here.
+ */
+
+export type JsonSchema = { [key: string]: unknown }
+
+/** The field order of `fastapi.openapi.models.Schema` (by alias): the key order of every component schema. */
+const SCHEMA_KEY_ORDER = [
+  '$schema', '$vocabulary', '$id', '$anchor', '$dynamicAnchor', '$ref', '$dynamicRef', '$defs', '$comment',
+  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'prefixItems', 'items',
+  'contains', 'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedItems',
+  'unevaluatedProperties', 'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum',
+  'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems',
+  'maxContains', 'minContains', 'maxProperties', 'minProperties', 'required', 'dependentRequired', 'format',
+  'contentEncoding', 'contentMediaType', 'contentSchema', 'title', 'description', 'default', 'deprecated',
+  'readOnly', 'writeOnly', 'examples', 'discriminator', 'xml', 'externalDocs', 'example',
+]
+/** Keys of a `Schema` whose value is one subschema, a list of them, or a name → subschema map. */
+const SUBSCHEMA_KEYS = new Set(['not', 'if', 'then', 'else', 'items', 'contains', 'additionalProperties',
+  'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'])
+const SUBSCHEMA_LIST_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems'])
+const SUBSCHEMA_MAP_KEYS = new Set(['$defs', 'dependentSchemas', 'properties', 'patternProperties'])
+
+/** Every component, sorted by name as FastAPI does, each in `Schema` key order. */
+export function componentSchemas(definitions: ReadonlyMap<string, JsonSchema>): JsonSchema {
+  const sorted: JsonSchema = {}
+  for (const name of [...definitions.keys()].sort()) sorted[name] = schemaKeyOrder(definitions.get(name)!)
+  return sorted
+}
+
+/** Rewrites a component schema (recursively) in the field order of FastAPI's `Schema` model. */
+function schemaKeyOrder(schema: JsonSchema): JsonSchema {
+  const known = SCHEMA_KEY_ORDER.filter((key) => key in schema)
+  const extra = Object.keys(schema).filter((key) => !SCHEMA_KEY_ORDER.includes(key))
+  const ordered: JsonSchema = {}
+  for (const key of [...known, ...extra]) ordered[key] = orderSubschemas(key, schema[key])
+  return ordered
+}
+
+/** Subschemas are `Schema` models too; `default`, `enum`, `required` and extras are plain values. */
+function orderSubschemas(key: string, value: unknown): unknown {
+  if (SUBSCHEMA_KEYS.has(key) && isJsonObject(value)) return schemaKeyOrder(value)
+  if (SUBSCHEMA_LIST_KEYS.has(key) && Array.isArray(value)) {
+    return value.map((item: unknown) => (isJsonObject(item) ? schemaKeyOrder(item) : item))
+  }
+  if (SUBSCHEMA_MAP_KEYS.has(key) && isJsonObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, isJsonObject(item) ? schemaKeyOrder(item) : item]))
+  }
+  return value
+}
+
+export function isJsonObject(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
