@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { Command, InvalidArgumentError } from 'commander'
+import { registerVerifyCommand } from '../contract/command.js'
 import { MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
 import { resolveProfile, type ProfileOptions } from '../model/profile.js'
 import { banner } from './banner.js'
@@ -71,6 +72,8 @@ const program = new Command('agent-console-mock')
     process.once('SIGINT', () => void stop('SIGINT'))
     process.once('SIGTERM', () => void stop('SIGTERM'))
   })
+
+registerVerifyCommand(program)
 
 program.parseAsync().catch((error: unknown) => {
   console.error(`agent-console-mock: ${(error as Error).message}`)

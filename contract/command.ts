@@ -1,0 +1,114 @@
+import { writeFile } from 'node:fs/promises'
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { DEFAULT_TIMEOUT_MS } from './context.js'
+import { formatPretty, formatReport, REPORT_FORMATS, type ReportFormat } from './reporters/index.js'
+import { verify } from './runner.js'
+import type { Report } from './types.js'
+
+/** Where the command writes and how it ends; the defaults are the process's (tests pass their own). */
+export interface VerifyCommandIo {
+  stdout(text: string): void
+  stderr(text: string): void
+  /** Sets the exit code: 0 nothing failed, 1 a check failed, 2 the run could not happen. */
+  exit(code: number): void
+  /** Colour the pretty report. @default process.stdout.isTTY */
+  color: boolean
+}
+
+interface CommandOptions {
+  baseUrl: string
+  token: string
+  teamId?: string
+  policyId?: string
+  dimensionId?: string
+  adminToken?: string
+  allowWrites?: boolean
+  /** commander files `--no-perm-token` under `permToken` (a `--no-` flag), and defaults it to `true`. */
+  permToken?: string | boolean | null
+  format: ReportFormat
+  out?: string
+  profileOut?: string
+  timeout: number
+}
+
+const positiveInteger = (name: string) => (text: string) => {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw new InvalidArgumentError(`${name} must be a positive integer.`)
+  return Number(text)
+}
+
+const HELP_AFTER = `
+Exit codes: 0 when no check failed, 1 when one did, 2 when the run could not happen (server unreachable).
+With --out, the report in --format goes to the file and the readable one to stdout.
+Tokens can come from the environment instead of the command line (which CI logs may show):
+AGENT_CONSOLE_VERIFY_TOKEN, AGENT_CONSOLE_VERIFY_ADMIN_TOKEN, AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN.
+
+Example:
+  agent-console-mock verify --base-url https://staging.example.com --team-id $TEAM --policy-id $POLICY \\
+    --format junit --out verify.xml --profile-out profile.json
+  agent-console-mock --profile profile.json   # the mock, aligned with what the server showed`
+
+/**
+ * Adds `verify` to a commander program: checks a real server against the contract the mock keeps.
+ * @example registerVerifyCommand(program); await program.parseAsync()
+ */
+export function registerVerifyCommand(program: Command, io: Partial<VerifyCommandIo> = {}): Command {
+  const out = { ...processIo(), ...io }
+  return program
+    .command('verify')
+    .description('Check a real server against the contract the mock keeps: schemas, paging, filters, validation, auth, errors, bulk add, profile and drift.')
+    .addOption(new Option('--base-url <url>', 'the server to check, e.g. https://staging.example.com').env('AGENT_CONSOLE_VERIFY_BASE_URL').makeOptionMandatory())
+    .addOption(new Option('--token <token>', 'a team-scoped token with persona:read and policy:read').env('AGENT_CONSOLE_VERIFY_TOKEN').makeOptionMandatory())
+    .option('--team-id <id>', 'the token\'s team (discovered from its personas when not given)')
+    .option('--policy-id <id>', 'a policy of that team, for the rules checks')
+    .option('--dimension-id <id>', 'a dimension to add values to, for the bulk checks')
+    .addOption(new Option('--admin-token <token>', 'a super admin token, for the bulk add checks').env('AGENT_CONSOLE_VERIFY_ADMIN_TOKEN'))
+    .option('--allow-writes', 'add uniquely named values to --dimension-id (read-only otherwise)')
+    .addOption(new Option('--no-perm-token <token>', 'a token without persona:read and policy:read').env('AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN').default(null, 'none'))
+    .addOption(new Option('--format <format>', 'report format').choices(REPORT_FORMATS).default('pretty'))
+    .option('--out <file>', 'write the report to this file')
+    .option('--profile-out <file>', 'write the detected profile as a file for agent-console-mock --profile')
+    .option('--timeout <ms>', 'milliseconds each request may take', positiveInteger('--timeout'), DEFAULT_TIMEOUT_MS)
+    .addHelpText('after', HELP_AFTER)
+    .action((options: CommandOptions) => runVerify(options, out))
+}
+
+async function runVerify(options: CommandOptions, io: VerifyCommandIo): Promise<void> {
+  let report: Report
+  try {
+    report = await verify({
+      baseUrl: options.baseUrl,
+      token: options.token,
+      teamId: options.teamId,
+      policyId: options.policyId,
+      dimensionId: options.dimensionId,
+      adminToken: options.adminToken,
+      allowWrites: options.allowWrites === true,
+      noPermToken: typeof options.permToken === 'string' ? options.permToken : undefined,
+      timeoutMs: options.timeout,
+    })
+  } catch (error) {
+    io.stderr(`agent-console-mock verify: ${(error as Error).message}\n`)
+    return io.exit(2)
+  }
+  await writeOutputs(report, options, io)
+  io.exit(report.ok ? 0 : 1)
+}
+
+async function writeOutputs(report: Report, options: CommandOptions, io: VerifyCommandIo): Promise<void> {
+  if (options.out) {
+    await writeFile(options.out, formatReport(report, options.format))
+    io.stdout(formatPretty(report, { color: io.color }))
+  } else {
+    io.stdout(formatReport(report, options.format, { color: io.color }))
+  }
+  if (options.profileOut) await writeFile(options.profileOut, `${JSON.stringify(report.profile.settings, null, 2)}\n`)
+}
+
+function processIo(): VerifyCommandIo {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    exit: (code) => void (process.exitCode = code),
+    color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+  }
+}

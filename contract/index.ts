@@ -1,0 +1,12 @@
+/**
+ * Contract verification (`agent-console-mock/contract`): holds a real server to the contract the
+ * mock keeps, reports what differs, and detects the profile that aligns the mock with the server.
+ */
+export { verify } from './runner.js'
+export { registerVerifyCommand, type VerifyCommandIo } from './command.js'
+export { ALL_CHECKS } from './checks/index.js'
+export type { Check, CheckScope, Need } from './check.js'
+export { formatJson, formatJunit, formatPretty, formatReport, summaryLine, REPORT_FORMATS, type ReportFormat } from './reporters/index.js'
+export { ContractClient, RequestTimeoutError, ServerUnreachableError, type ApiAnswer, type ApiRequest, type Credential } from './http-client.js'
+export { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS } from './context.js'
+export type { CheckGroup, CheckResult, CheckStatus, DetectedProfile, DetectedSetting, Evidence, Report, ReportSummary, VerifyOptions } from './types.js'

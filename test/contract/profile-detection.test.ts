@@ -1,0 +1,64 @@
+import { expect, it } from 'vitest'
+import { HttpResponse } from 'msw'
+import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
+import { verify } from '../../contract/index.js'
+import { pydanticOf, timestampUnitOf } from '../../contract/profile-detection.js'
+import { OPENAPI, override } from './support/variant.js'
+import { startMock, verifyOptionsFor } from './support/mock.js'
+
+const NON_DEFAULT: ProfileOptions = {
+  missingCredentialsStatus: 403,
+  bulkAddStatus: 200,
+  bulkDuplicates: 'reject',
+  timestampUnit: 'ms',
+  pydantic: '2.13',
+  rulesPaging: { limit: 'page_size', offset: 'skip', defaultLimit: 50 },
+}
+
+it('detects every setting of a mock started with a non-default profile, and passes', async () => {
+  const running = await startMock({ profile: NON_DEFAULT })
+  try {
+    const report = await verify(verifyOptionsFor(running))
+    expect(report.profile.settings).toEqual(NON_DEFAULT)
+    expect(resolveProfile(report.profile.settings), 'a file --profile loads').toEqual(resolveProfile(NON_DEFAULT))
+    expect(report.profile.undetermined).toEqual({})
+    expect(report.checks.filter((check) => check.status !== 'passed').map((check) => check.id)).toEqual([])
+    expect(report.checks.flatMap((check) => check.warnings), 'the mock\'s error texts for FastAPI ≤0.121 too').toEqual([])
+  } finally {
+    await running.close()
+  }
+})
+
+it('finds the rules paging names and default by probing when the server publishes no /openapi.json', async () => {
+  const hidden = override('get', OPENAPI, () => HttpResponse.json({ detail: 'Not Found' }, { status: 404 }))
+  const running = await startMock({ profile: NON_DEFAULT, handlers: [hidden] })
+  try {
+    const report = await verify(verifyOptionsFor(running))
+    expect(report.profile.settings).toEqual(NON_DEFAULT)
+    expect(report.profile.detected.rulesPaging?.source).toMatch(/422 locs of GET \/v1\/policies\/.*page_size=0/)
+    expect(report.checks.filter((check) => check.id.startsWith('drift.')).map((check) => check.reason)).toEqual(Array(4).fill('the server publishes no /openapi.json'))
+    expect(report.ok).toBe(true)
+  } finally {
+    await running.close()
+  }
+})
+
+it('leaves out what a read-only run cannot see, and says why', async () => {
+  const running = await startMock({ profile: NON_DEFAULT })
+  try {
+    const report = await verify(verifyOptionsFor(running, { allowWrites: false }))
+    const { bulkDuplicates, ...seen } = NON_DEFAULT
+    expect(report.profile.settings).toEqual(seen)
+    expect(bulkDuplicates).toBe('reject')
+    expect(report.profile.undetermined.bulkDuplicates).toMatch(/read-only run/)
+  } finally {
+    await running.close()
+  }
+})
+
+it('reads the timestamp unit from magnitudes and the pydantic version from the UUID message', () => {
+  expect([timestampUnitOf([1_766_699_046]), timestampUnitOf([1_766_699_046_000]), timestampUnitOf([1, 1_766_699_046_000]), timestampUnitOf([])]).toEqual(['s', 'ms', undefined, undefined])
+  expect(pydanticOf('Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1')).toBe('2.12')
+  expect(pydanticOf('Input should be a valid UUID, invalid character: found `n` at 1')).toBe('2.13')
+  expect(pydanticOf('Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3')).toBeUndefined()
+})
