@@ -8,6 +8,7 @@ import type { MockInstance } from '../mock/instance.js'
 import { StateError } from '../mock/state.js'
 import { encodedJsonResponse, httpError, jsonResponse } from './fastapi/responses.js'
 import type { HandlerSettings } from './index.js'
+import { atPath, onPath } from './match.js'
 
 /** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
 export const CONTROL_PREFIX = '/__mock'
@@ -29,9 +30,9 @@ type ControlRoute = { method: 'get' | 'post' | 'put' | 'delete'; path: string; a
  * Switched off, every control path answers 404 and says so.
  */
 export function createControlHandlers(settings: HandlerSettings): HttpHandler[] {
-  const base = `${settings.base === '*' ? '*' : settings.base}${CONTROL_PREFIX}`
+  const underPrefix = onPath(settings.base, (pathname) => pathname.startsWith(`${CONTROL_PREFIX}/`))
   if (!settings.control) {
-    return [http.all(`${base}/*`, () => httpError(404, 'The control API is switched off (--no-control)'))]
+    return [http.all(underPrefix, () => httpError(404, 'The control API is switched off (--no-control)'))]
   }
   const routes: ControlRoute[] = [
     { method: 'get', path: '/health', answer: () => jsonResponse(200, { status: 'ok' }) },
@@ -47,7 +48,7 @@ export function createControlHandlers(settings: HandlerSettings): HttpHandler[] 
   ]
   return [
     ...routes.map(({ method, path, answer }) =>
-      http[method](`${base}${path}`, async ({ request }) => {
+      http[method](atPath(settings.base, `${CONTROL_PREFIX}${path}`), async ({ request }) => {
         try {
           return await answer(request, await settings.instanceFor(request))
         } catch (thrown) {
@@ -56,7 +57,7 @@ export function createControlHandlers(settings: HandlerSettings): HttpHandler[] 
         }
       }),
     ),
-    http.all(`${base}/*`, () => httpError(404, 'Not Found')),
+    http.all(underPrefix, () => httpError(404, 'Not Found')),
   ]
 }
 

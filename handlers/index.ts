@@ -5,6 +5,7 @@ import { sessionKey, SESSION_HEADER, type Sessions } from '../mock/sessions.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 import { buildOpenApiDocument } from '../openapi/document.js'
 import { createControlHandlers } from './control.js'
+import { atPath, onPath } from './match.js'
 import { DEFAULT_MAX_BODY_BYTES } from './fastapi/body.js'
 import { QueryParams } from './fastapi/query-string.js'
 import { httpError, jsonResponse, methodNotAllowed, notFound, temporaryRedirect } from './fastapi/responses.js'
@@ -48,16 +49,18 @@ export function createHandlers(options: HandlerOptions): HttpHandler[] {
   const settings = resolveSettings(options)
   const dispatch = createDispatcher(settings)
   const operationHandlers = API_ROUTES.map((route) => {
-    const path = `${settings.base}${route.path.replace(/\{(\w+)\}/g, ':$1')}`
+    // A quick pre-filter on the raw path; the dispatcher routes exactly (and the fallback
+    // catches what this misses, such as `/v1/person%61s/`).
+    const looksLike = new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`)
     const method = route.method === 'GET' ? http.get : http.post
-    return method(path, ({ request }) => dispatch(request, route))
+    return method(onPath(settings.base, (pathname) => looksLike.test(pathname)), ({ request }) => dispatch(request, route))
   })
   return [
     // The API first: msw tries handlers in order, and API calls are the traffic that matters.
     ...operationHandlers,
     ...createControlHandlers(settings),
     ...(settings.claim === 'all' ? [openApiHandler(settings)] : []),
-    http.all(`${settings.base === '*' ? '' : settings.base}*`, ({ request }) => dispatch(request)),
+    http.all(onPath(settings.base, () => true), ({ request }) => dispatch(request)),
   ]
 }
 
@@ -67,7 +70,7 @@ export function createHandlers(options: HandlerOptions): HttpHandler[] {
  */
 function openApiHandler(settings: HandlerSettings) {
   let document: unknown
-  return http.get(`${settings.base}/openapi.json`, () => jsonResponse(200, (document ??= buildOpenApiDocument(settings.profile))))
+  return http.get(atPath(settings.base, '/openapi.json'), () => jsonResponse(200, (document ??= buildOpenApiDocument(settings.profile))))
 }
 
 export type HandlerSettings = ReturnType<typeof resolveSettings>

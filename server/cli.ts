@@ -63,7 +63,7 @@ const program = new Command('agent-console-mock')
       logger,
     })
     const { primary } = running.sessions
-    console.log(banner({ version: packageVersion(), url: running.url, fixtures: primary.fixtures, personasPerTeam: primary.worldOptions.personasPerTeam, customSecret: jwtSecret !== undefined, stateFile: options.stateFile }))
+    console.log(banner({ version: packageVersion(), url: running.url, fixtures: primary.fixtures, personasPerTeam: primary.worldOptions.personasPerTeam, customSecret: jwtSecret !== undefined, control: options.control, stateFile: options.stateFile }))
     const stop = async (signal: string) => {
       console.log(`\n${signal}: stopping`)
       await running.close()

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express'
 import { http, HttpResponse } from 'msw'
+import { atPath } from '../handlers/match.js'
 import { docsPageHtml, swaggerUiAssetsDir } from '../openapi/docs-page.js'
 
 const ASSETS_PATH = '/__mock/docs-assets'
@@ -10,7 +11,7 @@ const ASSETS_PATH = '/__mock/docs-assets'
  */
 export function serveDocs(app: Express) {
   app.use(ASSETS_PATH, express.static(swaggerUiAssetsDir(), { index: false, fallthrough: false }))
-  return http.get('*/docs', () =>
+  return http.get(atPath('*', '/docs'), () =>
     HttpResponse.html(docsPageHtml({ openapiUrl: '/openapi.json', assetsPath: ASSETS_PATH, title: 'Agent Management Console API - Swagger UI' })),
   )
 }

@@ -1,4 +1,6 @@
-import { open, readFile, rename, rm } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, open, readdir, readFile, rename, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import type { MockInstance } from '../mock/instance.js'
 import { StateError } from '../mock/state.js'
 
@@ -25,12 +27,17 @@ export class StatePersistence {
    * @throws Error naming the file and what is wrong; the file is left as it is.
    */
   async load(): Promise<boolean> {
+    await this.#removeStaleTemporaries()
     let text: string
     try {
       text = await readFile(this.path, 'utf8')
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
-      throw error
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${this.path} cannot be read as a state file: ${(error as Error).message}`)
+      // No state yet: the first change creates the file, so its folder must be there to take it.
+      await access(dirname(this.path), constants.W_OK).catch((cause: Error) => {
+        throw new Error(`${this.path} cannot be written: ${cause.message}`)
+      })
+      return false
     }
     try {
       await this.instance.importState(text)
@@ -65,6 +72,19 @@ export class StatePersistence {
     await this.save()
   }
 
+  /**
+   * Removes the temporary files of writes a killed process never finished (`<file>.<pid>.tmp`
+   * of a process that is gone), which would otherwise pile up, one per kill.
+   */
+  async #removeStaleTemporaries(): Promise<void> {
+    const prefix = `${basename(this.path)}.`
+    const names = await readdir(dirname(this.path)).catch(() => [] as string[])
+    for (const name of names) {
+      const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -'.tmp'.length)) : NaN
+      if (Number.isInteger(pid) && pid > 0 && !isRunning(pid)) await rm(join(dirname(this.path), name), { force: true })
+    }
+  }
+
   async #write(): Promise<void> {
     const version = this.instance.stateVersion
     const temporary = `${this.path}.${process.pid}.tmp`
@@ -82,5 +102,16 @@ export class StatePersistence {
       await rm(temporary, { force: true })
       this.onError(error)
     }
+  }
+}
+
+/** Whether a process of this id exists (signal 0 only checks). */
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

@@ -34,11 +34,14 @@ export function createRouter<R extends Route>(routes: readonly R[]): (method: st
   }
 }
 
-/** Starlette's `compile_path` for `str` parameters. */
+/**
+ * Starlette's `compile_path` for `str` parameters: `^...$` as Python's `re` reads it, where
+ * `$` also matches before one final newline (`/v1/personas/%0A` is the personas route).
+ */
 function compilePath(template: string): RegExp {
   const source = template
     .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
     .map((part) => (part.startsWith('{') ? `(?<${part.slice(1, -1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('')
-  return new RegExp(`^${source}$`)
+  return new RegExp(`^${source}\n?$`)
 }
