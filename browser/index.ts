@@ -1,17 +1,12 @@
 import type { RequestHandler } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
-import type { Fixtures } from '../auth/fixtures.js'
-import { DEVELOPMENT_JWT_SECRET, mintToken, type TokenClaims } from '../auth/tokens.js'
 import type { WorldOptions } from '../factories/world.js'
 import { createHandlers } from '../handlers/index.js'
-import { MockInstance } from '../mock/instance.js'
-import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
-import type { World } from '../model/world.js'
+import { MockHandle, seedInstance, type MockOptions } from '../mock/handle.js'
+import type { MockInstance } from '../mock/instance.js'
 import { persistInLocalStorage } from './persistence.js'
 
-export interface MockWorkerOptions extends WorldOptions {
-  profile?: ProfileOptions
-  jwtSecret?: string
+export interface MockWorkerOptions extends MockOptions {
   /** Milliseconds added before every API answer. @default 0 */
   delayMs?: number
   /**
@@ -27,18 +22,29 @@ export interface MockWorkerOptions extends WorldOptions {
   quiet?: boolean
 }
 
-export interface MockWorker {
-  readonly instance: MockInstance
-  readonly world: World
-  readonly fixtures: Fixtures
-  readonly profile: Profile
+type Persistence = Awaited<ReturnType<typeof persistInLocalStorage>>
+
+/** The mock in the browser: msw's service worker answers the page's API requests. */
+export class MockWorker extends MockHandle {
   readonly worker: SetupWorker
-  mintToken(claims: TokenClaims): Promise<string>
-  /** Back to a freshly seeded world (and forgets a persisted one). */
-  reset(options?: WorldOptions): Promise<void>
-  use(...handlers: RequestHandler[]): void
-  resetHandlers(): void
-  stop(): void
+
+  /** @internal use `startMockWorker()` */
+  constructor(instance: MockInstance, options: MockWorkerOptions, private readonly persistence?: Persistence) {
+    super(instance, options)
+    const { profile, jwtSecret } = this
+    this.worker = setupWorker(...createHandlers({ instance, profile, jwtSecret, claim: 'api', delayMs: options.delayMs }))
+    if (persistence) this.worker.events.on('response:mocked', () => persistence.save())
+  }
+
+  /** Back to a freshly seeded world, and forgets a persisted one. */
+  override readonly reset = async (options?: WorldOptions): Promise<void> => {
+    await this.instance.reset(options)
+    this.persistence?.forget()
+  }
+
+  readonly use = (...handlers: RequestHandler[]): void => this.worker.use(...handlers)
+  readonly resetHandlers = (): void => this.worker.resetHandlers()
+  readonly stop = (): void => this.worker.stop()
 }
 
 /**
@@ -51,34 +57,14 @@ export interface MockWorker {
  * renderApp()
  */
 export async function startMockWorker(options: MockWorkerOptions = {}): Promise<MockWorker> {
-  const profile = resolveProfile(options.profile)
-  const jwtSecret = options.jwtSecret ?? DEVELOPMENT_JWT_SECRET
-  const instance = await MockInstance.create({ seed: options.seed, personasPerTeam: options.personasPerTeam, jwtSecret })
-  const persistence = options.persist ? await persistInLocalStorage(instance, typeof options.persist === 'string' ? options.persist : `agent-console-mock:${instance.worldOptions.seed}`) : undefined
-  const worker = setupWorker(...createHandlers({ instance, profile, jwtSecret, claim: 'api', delayMs: options.delayMs }))
-  if (persistence) worker.events.on('response:mocked', () => persistence.save())
-  await worker.start({
+  const instance = await seedInstance(options)
+  const key = typeof options.persist === 'string' ? options.persist : `agent-console-mock:${instance.worldOptions.seed}`
+  const persistence = options.persist ? await persistInLocalStorage(instance, key) : undefined
+  const mock = new MockWorker(instance, options, persistence)
+  await mock.worker.start({
     serviceWorker: { url: options.serviceWorkerUrl ?? '/mockServiceWorker.js' },
     onUnhandledRequest: 'bypass',
     quiet: options.quiet ?? true,
   })
-  return {
-    instance,
-    get world() {
-      return instance.world
-    },
-    get fixtures() {
-      return instance.fixtures
-    },
-    profile,
-    worker,
-    mintToken: (claims) => mintToken(claims, jwtSecret),
-    async reset(next) {
-      await instance.reset(next)
-      persistence?.forget()
-    },
-    use: (...handlers) => worker.use(...handlers),
-    resetHandlers: () => worker.resetHandlers(),
-    stop: () => worker.stop(),
-  }
+  return mock
 }

@@ -1,37 +1,25 @@
 import { defineNetworkFixture, type NetworkFixture } from '@msw/playwright'
 import { test as base, expect } from '@playwright/test'
 import type { AnyHandler } from 'msw'
-import type { Fixtures } from '../auth/fixtures.js'
-import { DEVELOPMENT_JWT_SECRET, mintToken, type TokenClaims } from '../auth/tokens.js'
-import type { WorldOptions } from '../factories/world.js'
 import { createHandlers } from '../handlers/index.js'
-import { MockInstance } from '../mock/instance.js'
-import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
-import type { World } from '../model/world.js'
+import { MockHandle, seedInstance, type MockOptions } from '../mock/handle.js'
+import type { MockInstance } from '../mock/instance.js'
 
-export interface PlaywrightMockOptions extends WorldOptions {
-  profile?: ProfileOptions
-  jwtSecret?: string
+export interface PlaywrightMockOptions extends MockOptions {
   /** Milliseconds added before every API answer. @default 0 */
   delayMs?: number
 }
 
 /** The `mock` fixture: one freshly seeded world per test, in the test process. */
-export interface PlaywrightMock {
-  readonly instance: MockInstance
-  /** The @msw/data collections: arrange data before the page loads, or assert on writes. */
-  readonly world: World
-  /** Ids of the seeded records and ready tokens. */
-  readonly fixtures: Fixtures
-  readonly profile: Profile
-  /** The @msw/playwright network fixture underneath. */
-  readonly network: NetworkFixture
+export class PlaywrightMock extends MockHandle {
+  /** @internal the fixture builds it */
+  constructor(instance: MockInstance, options: PlaywrightMockOptions, readonly network: NetworkFixture) {
+    super(instance, options)
+  }
+
   /** Prepends handlers for this test only. */
-  use(...handlers: AnyHandler[]): void
-  resetHandlers(): void
-  /** Back to a freshly seeded world. */
-  reset(options?: WorldOptions): Promise<void>
-  mintToken(claims: TokenClaims): Promise<string>
+  readonly use = (...handlers: AnyHandler[]): void => this.network.use(...handlers)
+  readonly resetHandlers = (): void => this.network.resetHandlers()
 }
 
 /**
@@ -50,27 +38,12 @@ export const test = base.extend<{ mockOptions: PlaywrightMockOptions; mock: Play
   mockOptions: [{}, { option: true }],
   mock: [
     async ({ context, mockOptions }, use) => {
-      const jwtSecret = mockOptions.jwtSecret ?? DEVELOPMENT_JWT_SECRET
-      const profile = resolveProfile(mockOptions.profile)
-      const instance = await MockInstance.create({ seed: mockOptions.seed, personasPerTeam: mockOptions.personasPerTeam, jwtSecret })
-      const handlers = createHandlers({ instance, profile, jwtSecret, claim: 'api', delayMs: mockOptions.delayMs })
+      const instance = await seedInstance(mockOptions)
+      const handle = new MockHandle(instance, mockOptions)
+      const handlers = createHandlers({ instance, profile: handle.profile, jwtSecret: handle.jwtSecret, claim: 'api', delayMs: mockOptions.delayMs })
       const network = defineNetworkFixture({ context, handlers, onUnhandledRequest: 'bypass' })
       await network.enable()
-      await use({
-        instance,
-        get world() {
-          return instance.world
-        },
-        get fixtures() {
-          return instance.fixtures
-        },
-        profile,
-        network,
-        use: (...overrides) => network.use(...overrides),
-        resetHandlers: () => network.resetHandlers(),
-        reset: (options) => instance.reset(options),
-        mintToken: (claims) => mintToken(claims, jwtSecret),
-      })
+      await use(new PlaywrightMock(instance, mockOptions, network))
       await network.disable()
     },
     { auto: true },

@@ -1,0 +1,51 @@
+import type { Fixtures } from '../auth/fixtures.js'
+import { DEVELOPMENT_JWT_SECRET, mintToken, type TokenClaims } from '../auth/tokens.js'
+import type { WorldOptions } from '../factories/world.js'
+import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
+import type { World } from '../model/world.js'
+import { MockInstance } from './instance.js'
+
+/** What every runtime's entry is given: the world to build, the profile, the secret. */
+export interface MockOptions extends WorldOptions {
+  /** Profile settings (`decisions.md`). */
+  profile?: ProfileOptions
+  /** The secret tokens are signed and checked with. @default DEVELOPMENT_JWT_SECRET */
+  jwtSecret?: string
+}
+
+/**
+ * The part of a running mock that is the same in every runtime (Node tests, the browser,
+ * Playwright): its instance, profile and secret, the current world and fixtures, token
+ * minting and reset. Each runtime adds how requests reach the handlers.
+ */
+export class MockHandle {
+  readonly profile: Profile
+  readonly jwtSecret: string
+
+  constructor(readonly instance: MockInstance, options: MockOptions) {
+    this.profile = resolveProfile(options.profile)
+    this.jwtSecret = options.jwtSecret ?? DEVELOPMENT_JWT_SECRET
+  }
+
+  /** The current world (a new one after `reset()`): @msw/data collections to arrange or inspect. */
+  get world(): World {
+    return this.instance.world
+  }
+
+  /** Ids of the seeded records and ready tokens, for the current world. */
+  get fixtures(): Fixtures {
+    return this.instance.fixtures
+  }
+
+  /** Signs claims with the mock's secret. */
+  readonly mintToken = (claims: TokenClaims): Promise<string> => mintToken(claims, this.jwtSecret)
+
+  /** Back to a freshly seeded world (the same seed and size unless given); faults are cleared. */
+  readonly reset = (options?: WorldOptions): Promise<void> => this.instance.reset(options)
+}
+
+/** A seeded instance for these options (the profile is checked first, so a bad one fails fast). */
+export async function seedInstance(options: MockOptions): Promise<MockInstance> {
+  resolveProfile(options.profile)
+  return MockInstance.create({ seed: options.seed, personasPerTeam: options.personasPerTeam, jwtSecret: options.jwtSecret })
+}
