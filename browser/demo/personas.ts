@@ -5,13 +5,12 @@
 import type { Persona } from '../../model/schemas.js'
 import type { ValidationIssue } from './api.js'
 import type { DemoContext, Panel } from './context.js'
-import { debounce, field, h, intOr, latest, rangeText, showResult } from './ui.js'
+import { debounce, field, h, latest, pager, showResult } from './ui.js'
 
 const INTENTS = ['benign', 'curious', 'adversarial', 'malicious'] as const
 
 export function createPersonasPanel(context: DemoContext): Panel {
   const { api, fixtures } = context
-  let offset = 0
 
   // "Token's team" sends no team_id: the API then uses the team in the token, which is the
   // usual call of a team member. Super admins have no team in their token and must pick one.
@@ -30,10 +29,8 @@ export function createPersonasPanel(context: DemoContext): Panel {
   const limitField = field('Limit', limit, 'personas-limit-error')
   const hint = h('div', { class: 'hint', 'data-testid': 'personas-hint' })
 
-  const prev = h('button', { type: 'button', 'data-testid': 'personas-prev' }, '‹ Prev')
-  const next = h('button', { type: 'button', 'data-testid': 'personas-next' }, 'Next ›')
-  const range = h('span', { class: 'range', 'data-testid': 'personas-range' }, '…')
-  const offsetError = h('div', { class: 'field-error', 'data-testid': 'personas-offset-error', role: 'alert' })
+  const pages = pager('personas', limit, 10, () => void load())
+  const offsetError = pages.offsetError
   const status = h('div', { class: 'status', 'data-testid': 'personas-status', role: 'status' })
   const body = h('tbody', {})
   const table = h('table', { 'data-testid': 'personas-table' }, h('thead', {}, h('tr', {}, ...['Name', 'Role', 'Intent', 'Knowledge', 'Skill', 'Preset'].map((title) => h('th', {}, title)))), body)
@@ -51,29 +48,24 @@ export function createPersonasPanel(context: DemoContext): Panel {
     const current = isCurrent()
     const chosen = intents.filter((box) => box.checked).map((box) => box.value)
     hint.textContent = context.role() === 'super_admin' && !team.value ? 'A super admin has no team in the token: choose a team.' : ''
-    range.textContent = '…'
-    // No paging while a page loads: a second click would step from an offset not yet shown.
-    prev.disabled = next.disabled = true
+    pages.loading()
     const result = await api.get<{ results: Persona[]; total: number }>('/v1/personas/', {
       team_id: team.value || undefined,
       intents: chosen.length ? chosen : undefined,
       is_preset: preset.value || undefined,
       search: search.value || undefined,
       limit: limit.value.trim() || undefined,
-      offset: offset || undefined,
+      offset: pages.offset || undefined,
     })
     if (!current()) return
     showResult(status, slots, result, place)
     if (!result.ok) {
       body.replaceChildren(h('tr', {}, h('td', { colspan: 6, class: 'empty' }, 'No data')))
-      range.textContent = '–'
-      prev.disabled = next.disabled = true
+      pages.failed()
       return
     }
     const { results, total } = result.data
-    range.textContent = rangeText(offset, results.length, total)
-    prev.disabled = offset === 0
-    next.disabled = offset + results.length >= total
+    pages.shown(results.length, total)
     body.replaceChildren(
       ...(results.length
         ? results.map((p) =>
@@ -94,21 +86,13 @@ export function createPersonasPanel(context: DemoContext): Panel {
 
   // Any filter change starts again at the first page: the old offset may be past the new total.
   const restart = () => {
-    offset = 0
+    pages.restart()
     void load()
   }
   const restartSoon = debounce(restart)
   for (const control of [team, preset, ...intents]) control.addEventListener('change', restart)
   search.addEventListener('input', restartSoon)
   limit.addEventListener('input', restartSoon)
-  prev.addEventListener('click', () => {
-    offset = Math.max(0, offset - intOr(limit.value, 10))
-    void load()
-  })
-  next.addEventListener('click', () => {
-    offset += intOr(limit.value, 10)
-    void load()
-  })
 
   const element = h(
     'section',
@@ -118,7 +102,7 @@ export function createPersonasPanel(context: DemoContext): Panel {
     hint,
     status,
     h('div', { class: 'table-wrap' }, table),
-    h('div', { class: 'pager' }, prev, range, next, offsetError),
+    pages.element,
   )
   void load()
   return { element, refresh: restart }

@@ -5,14 +5,13 @@
 import type { PolicyRule } from '../../model/schemas.js'
 import type { ValidationIssue } from './api.js'
 import type { DemoContext, Panel } from './context.js'
-import { debounce, field, h, intOr, latest, rangeText, showResult } from './ui.js'
+import { debounce, field, h, latest, pager, showResult } from './ui.js'
 
 const COLUMNS = ['Rule', 'Type', 'Category', 'Status', 'Action']
 
 export function createRulesPanel(context: DemoContext): Panel {
   const { api, fixtures } = context
   const teamName = (id: string) => fixtures.teams.find((team) => team.id === id)?.name ?? id
-  let offset = 0
 
   const policy = h('select', { 'data-testid': 'rules-policy' }, ...fixtures.policies.map((p) => h('option', { value: p.id }, `${p.name} · ${teamName(p.team_id)}`)))
   // 20 rather than the API's default of 100: a page that fits on a screen.
@@ -20,10 +19,8 @@ export function createRulesPanel(context: DemoContext): Panel {
   const policyField = field('Policy', policy, 'rules-policy-error')
   const limitField = field('Limit', limit, 'rules-limit-error')
 
-  const prev = h('button', { type: 'button', 'data-testid': 'rules-prev' }, '‹ Prev')
-  const next = h('button', { type: 'button', 'data-testid': 'rules-next' }, 'Next ›')
-  const range = h('span', { class: 'range', 'data-testid': 'rules-range' }, '…')
-  const offsetError = h('div', { class: 'field-error', 'data-testid': 'rules-offset-error', role: 'alert' })
+  const pages = pager('rules', limit, 20, () => void load())
+  const offsetError = pages.offsetError
   const status = h('div', { class: 'status', 'data-testid': 'rules-status', role: 'status' })
   const body = h('tbody', {})
   const table = h('table', { 'data-testid': 'rules-table', class: 'clickable' }, h('thead', {}, h('tr', {}, ...COLUMNS.map((title) => h('th', {}, title)))), body)
@@ -36,42 +33,29 @@ export function createRulesPanel(context: DemoContext): Panel {
 
   async function load() {
     const current = isCurrent()
-    range.textContent = '…'
-    // No paging while a page loads: a second click would step from an offset not yet shown.
-    prev.disabled = next.disabled = true
+    pages.loading()
     const result = await api.get<{ results: PolicyRule[]; total: number }>(`/v1/policies/${encodeURIComponent(policy.value)}/rules`, {
       limit: limit.value.trim() || undefined,
-      offset: offset || undefined,
+      offset: pages.offset || undefined,
     })
     if (!current()) return
     showResult(status, slots, result, place)
     if (!result.ok) {
       body.replaceChildren(h('tr', {}, h('td', { colspan: COLUMNS.length, class: 'empty' }, 'No data')))
-      range.textContent = '–'
-      prev.disabled = next.disabled = true
+      pages.failed()
       return
     }
     const { results, total } = result.data
-    range.textContent = rangeText(offset, results.length, total)
-    prev.disabled = offset === 0
-    next.disabled = offset + results.length >= total
+    pages.shown(results.length, total)
     body.replaceChildren(...(results.length ? results.flatMap(ruleRows) : [h('tr', {}, h('td', { colspan: COLUMNS.length, class: 'empty' }, 'This policy has no rules.'))]))
   }
 
   const restart = () => {
-    offset = 0
+    pages.restart()
     void load()
   }
   policy.addEventListener('change', restart)
   limit.addEventListener('input', debounce(restart))
-  prev.addEventListener('click', () => {
-    offset = Math.max(0, offset - intOr(limit.value, 20))
-    void load()
-  })
-  next.addEventListener('click', () => {
-    offset += intOr(limit.value, 20)
-    void load()
-  })
 
   const element = h(
     'section',
@@ -80,7 +64,7 @@ export function createRulesPanel(context: DemoContext): Panel {
     h('div', { class: 'filters' }, policyField.wrapper, limitField.wrapper),
     status,
     h('div', { class: 'table-wrap' }, table),
-    h('div', { class: 'pager' }, prev, range, next, offsetError),
+    pages.element,
   )
   void load()
   return { element, refresh: restart }

@@ -126,3 +126,42 @@ export function latest() {
     return () => ticket === current
   }
 }
+
+/**
+ * Prev/next paging over an offset, shared by the panels: the buttons, the "X–Y of N" range
+ * and the slot where a 422 on `offset` is shown. Steps are the limit typed in `limit`.
+ */
+export function pager(prefix: string, limit: HTMLInputElement, defaultLimit: number, load: () => void) {
+  let offset = 0
+  const prev = h('button', { type: 'button', 'data-testid': `${prefix}-prev` }, '‹ Prev')
+  const next = h('button', { type: 'button', 'data-testid': `${prefix}-next` }, 'Next ›')
+  const range = h('span', { class: 'range', 'data-testid': `${prefix}-range` }, '…')
+  const offsetError = h('div', { class: 'field-error', 'data-testid': `${prefix}-offset-error`, role: 'alert' })
+  const step = (by: number) => {
+    offset = Math.max(0, offset + by * intOr(limit.value, defaultLimit))
+    load()
+  }
+  prev.addEventListener('click', () => step(-1))
+  next.addEventListener('click', () => step(1))
+  const disable = (text: string) => {
+    range.textContent = text
+    prev.disabled = next.disabled = true
+  }
+  return {
+    element: h('div', { class: 'pager' }, prev, range, next, offsetError),
+    offsetError,
+    get offset() {
+      return offset
+    },
+    /** Back to the first page: after a filter change the old offset may be past the new total. */
+    restart: () => void (offset = 0),
+    /** No paging while a page loads: a second click would step from an offset not yet shown. */
+    loading: () => disable('…'),
+    failed: () => disable('–'),
+    shown(count: number, total: number) {
+      range.textContent = rangeText(offset, count, total)
+      prev.disabled = offset === 0
+      next.disabled = offset + count >= total
+    },
+  }
+}
