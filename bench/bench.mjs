@@ -4,7 +4,8 @@
  * 127.0.0.1, with the same load generator (autocannon) and settings, alternating, several
  * rounds, medians reported. Also: requests per second in-process (setupServer + fetch), time
  * from start to the first answered request, and RSS after load, per dataset size.
- * `--quick` measures 1,000 and 10,000 personas with short rounds and finishes in under a minute.
+ * `--quick` measures 1,000 and 10,000 personas with short rounds and finishes in about a minute.
+ * Every measurement follows an untimed second of the same workload on each server (warm-up).
  * Prints a table and writes bench/results.json. Not part of `npm test`.
  */
 import { spawn } from 'node:child_process'
@@ -57,8 +58,8 @@ function workloads(size, fixtures, target) {
   }
 }
 
-async function load(url, request) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: [request] })
+async function load(url, request, seconds = SECONDS) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] })
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts }
 }
 
@@ -79,6 +80,9 @@ async function measureSize(size) {
     // Bulk adds store what they write: measure memory after the read workloads, before them.
     if (name.startsWith('bulk')) rssAfterReads = Math.round(rssMb(mock.child.pid))
     const runs = { mock: [], baseline: [] }
+    // An untimed second for each server first: both are measured warm (JIT-compiled), not
+    // on their first requests.
+    for (const target of ['mock', 'baseline']) await load(target === 'mock' ? mockUrl : baselineUrl, workloads(size, fixtures, target)[name], 1)
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? ['mock', 'baseline'] : ['baseline', 'mock']
       for (const target of order) runs[target].push(await load(target === 'mock' ? mockUrl : baselineUrl, workloads(size, fixtures, target)[name]))
