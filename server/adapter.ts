@@ -75,34 +75,10 @@ function requestUrl(req: ExpressRequest): string {
     const absolute = URL.canParse(target) ? new URL(target) : undefined
     target = absolute && /^https?:$/.test(absolute.protocol) ? absolute.pathname + absolute.search : `/${target}`
   }
-  const query = target.indexOf('?')
-  target = query === -1 ? withValidEscapes(target) : withValidEscapes(target.slice(0, query)) + target.slice(query)
   const host = req.headers.host
   if (host && !/[\s/?#@\\]/.test(host) && URL.canParse(`${req.protocol}://${host}${target}`)) return `${req.protocol}://${host}${target}`
   const address = req.socket.localAddress ?? '127.0.0.1'
   return `${req.protocol}://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}${target}`
-}
-
-const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true })
-
-/**
- * The path with what `decodeURIComponent` refuses escaped again as what uvicorn's `unquote`
- * makes of it: a `%` that starts no escape stays a `%` (`%25`), and a run of escapes that is
- * not UTF-8 (`%FF`, `%C3`, `%ED%A0%80`) becomes U+FFFD for each bad sequence (`%EF%BF%BD`).
- * msw matches handler paths with `decodeURIComponent`, which throws on either (a 500); the
- * handlers' own decoding then sees exactly the path FastAPI would.
- */
-function withValidEscapes(path: string): string {
-  if (!path.includes('%')) return path
-  return path.replace(/%(?![0-9A-Fa-f]{2})/g, '%25').replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-    try {
-      decodeURIComponent(run)
-      return run
-    } catch {
-      const bytes = Uint8Array.from(run.slice(1).split('%'), (hex) => Number.parseInt(hex, 16))
-      return encodeURIComponent(lenientUtf8.decode(bytes))
-    }
-  })
 }
 
 /** Writes a Fetch response to Express: status, every header (repeated Set-Cookie kept), body. */
