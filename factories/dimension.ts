@@ -1,5 +1,5 @@
 import type { DemographicDimension, DemographicValue } from '../model/schemas.js'
-import { pastTimestamp, seededFaker } from './random.js'
+import { pastTimestamp, seededFaker, seededUuid } from './random.js'
 
 const DIMENSIONS: Array<{ name: string; description: string; values: Array<[string, string]> }> = [
   {
@@ -25,11 +25,11 @@ export function buildDimensions(seed: number): { dimensions: DemographicDimensio
   const dimensions: DemographicDimension[] = []
   const values: DemographicValue[] = []
   for (const spec of DIMENSIONS) {
-    const dimension = { id: faker.string.uuid(), name: spec.name, description: spec.description, created_at: pastTimestamp(faker, 800) }
+    const dimension = { id: seededUuid(faker), name: spec.name, description: spec.description, created_at: pastTimestamp(faker, 800) }
     dimensions.push(dimension)
     spec.values.forEach(([value, displayName], sortOrder) => {
       values.push({
-        id: faker.string.uuid(),
+        id: seededUuid(faker),
         dimension_id: dimension.id,
         value,
         created_at: dimension.created_at + sortOrder,

@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker'
 import { DataAccessScope, Intent, KnowledgeLevel, PrivilegeLevel, SkillLevel } from '../model/enums.js'
 import type { Persona, Team } from '../model/schemas.js'
-import { cycle, pastTimestamp, seededFaker } from './random.js'
+import { cycle, pastTimestamp, seededFaker, seededUuid } from './random.js'
 
 const PRESET_CATEGORIES = ['customer', 'employee', 'attacker', 'auditor', 'partner']
 const LANGUAGES = ['en', 'en', 'en', 'de', 'fr', 'es', 'ja']
@@ -54,7 +54,7 @@ function buildPersona(faker: Faker, pools: TextPools, team: Team, index: number,
       : `${pick(pools.firstNames)} ${pick(pools.lastNames)}`
   const createdAt = pastTimestamp(faker, 700)
   return {
-    id: faker.string.uuid(),
+    id: seededUuid(faker),
     team_id: team.id,
     name,
     description: index % 6 === 5 ? null : pick(pools.sentences),
@@ -95,7 +95,7 @@ const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1
 /** The personas of one team, from a random stream of their own (the team's position). */
 export function buildTeamPersonas(seed: number, team: Team, teamIndex: number, count: number): Persona[] {
   const faker = seededFaker(seed, 2, teamIndex)
-  const authors = Array.from({ length: 4 }, () => faker.string.uuid())
+  const authors = Array.from({ length: 4 }, () => seededUuid(faker))
   const pools = drawPools(faker)
   return Array.from({ length: count }, (_, index) => buildPersona(faker, pools, team, index, authors))
 }

@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker'
 import { Assignee, ConsequenceAction, ConstraintLogic, ConstraintOperator, RuleCategory, RuleStatus, RuleType, Severity } from '../model/enums.js'
 import type { Policy, PolicyRule, Team } from '../model/schemas.js'
-import { cycle, pastTimestamp, seededFaker } from './random.js'
+import { cycle, pastTimestamp, seededFaker, seededUuid } from './random.js'
 
 /** Which team owns each seeded policy (by team position), its name, rule-id prefix and size. */
 const POLICIES = [
@@ -24,7 +24,7 @@ export function buildPolicies(seed: number, teams: Team[]): { policies: Policy[]
   for (const spec of POLICIES) {
     const team = teams[spec.team % teams.length] as Team
     const createdAt = pastTimestamp(faker, 600)
-    const policy = { id: faker.string.uuid(), team_id: team.id, name: spec.name, description: faker.lorem.sentence(), created_at: createdAt, updated_at: createdAt + 86_400 }
+    const policy = { id: seededUuid(faker), team_id: team.id, name: spec.name, description: faker.lorem.sentence(), created_at: createdAt, updated_at: createdAt + 86_400 }
     policies.push(policy)
     const policyRules = Array.from({ length: spec.rules }, (_, index) => buildRule(faker, policy, spec.prefix, index))
     // Stored out of list order, so that the list's ordering is really computed.
@@ -46,7 +46,7 @@ export function buildRule(faker: Faker, policy: Policy, prefix: string, index: n
   const sourceText = faker.lorem.sentence({ min: 8, max: 20 })
   const charStart = faker.number.int({ min: 0, max: 20_000 })
   return {
-    id: faker.string.uuid(),
+    id: seededUuid(faker),
     policy_id: policy.id,
     rule_id: `${prefix}-${String(index + 1).padStart(3, '0')}`,
     rule_type: cycle(RuleType.options, index),
@@ -83,7 +83,7 @@ export function buildRule(faker: Faker, policy: Policy, prefix: string, index: n
     category: cycle(RuleCategory.options, index),
     tags: faker.helpers.arrayElements(['gdpr', 'pci', 'hipaa', 'tone', 'safety', 'finance'], { min: 0, max: 3 }),
     status,
-    reviewed_by: status === 'draft' ? null : faker.string.uuid(),
+    reviewed_by: status === 'draft' ? null : seededUuid(faker),
     reviewed_at: status === 'draft' ? null : createdAt + faker.number.int({ min: 3_600, max: 5 * 86_400 }),
     review_notes: status === 'draft' ? null : faker.lorem.sentence(),
   }

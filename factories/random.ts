@@ -22,3 +22,17 @@ export const pastTimestamp = (faker: Faker, spanDays: number): number =>
 /** The element at `index`, cycling: seeded data covers every value of an enumeration. */
 export const cycle = <T>(values: readonly T[], index: number): T =>
   values[Math.floor(index) % values.length] as T
+
+const UUID_TEMPLATE = 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'
+
+/**
+ * `seededUuid(faker)`, drawing the same numbers in the same order (every `x` from 0 to 15,
+ * then the `y` from 8 to 11), so a seed gives the same ids. Faker builds it with two
+ * `replaceAll` callbacks, which V8 stops optimising once other code has called `replaceAll`:
+ * seeding 200,000 personas then took 4 s longer.
+ */
+export function seededUuid(faker: Faker): string {
+  const digits = [...UUID_TEMPLATE].map((char) => (char === 'x' ? faker.number.int(15).toString(16) : char))
+  const variant = faker.number.int({ min: 8, max: 11 }).toString(16)
+  return digits.join('').replace('y', variant)
+}

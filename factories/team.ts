@@ -1,5 +1,5 @@
 import type { Team } from '../model/schemas.js'
-import { pastTimestamp, seededFaker } from './random.js'
+import { pastTimestamp, seededFaker, seededUuid } from './random.js'
 
 const TEAM_NAMES = ['Acme Support Agents', 'Globex Research', 'Initech Sandbox']
 
@@ -7,7 +7,7 @@ const TEAM_NAMES = ['Acme Support Agents', 'Globex Research', 'Initech Sandbox']
 export function buildTeams(seed: number, count = TEAM_NAMES.length): Team[] {
   const faker = seededFaker(seed, 1)
   return Array.from({ length: count }, (_, index) => ({
-    id: faker.string.uuid(),
+    id: seededUuid(faker),
     name: TEAM_NAMES[index] ?? `${faker.company.name()} Team`,
     created_at: pastTimestamp(faker, 900),
   }))

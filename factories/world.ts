@@ -23,12 +23,14 @@ export interface WorldOptions {
 export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const { seed, personasPerTeam } = checkWorldOptions(options)
   const teams = buildTeams(seed)
-  const personas = teams.flatMap((team, index) =>
-    index === teams.length - 1 ? [] : buildTeamPersonas(seed, team, index, personasPerTeam),
-  )
   const { dimensions, values } = buildDimensions(seed)
   const { policies, rules } = buildPolicies(seed, teams)
-  return new World(seed).load({ teams, personas, dimensions, values, policies, rules })
+  const world = await new World(seed).load({ teams, personas: [], dimensions, values, policies, rules })
+  // One team at a time, so that only one team's unvalidated personas are ever held.
+  for (const [index, team] of teams.slice(0, -1).entries()) {
+    await world.personas.createAll(buildTeamPersonas(seed, team, index, personasPerTeam))
+  }
+  return world
 }
 
 export function checkWorldOptions(options: WorldOptions) {

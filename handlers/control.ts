@@ -1,4 +1,4 @@
-import { http, HttpResponse, type HttpHandler } from 'msw'
+import { HttpResponse, type HttpHandler } from 'msw'
 import { z } from 'zod'
 import { Claims } from '../auth/claims.js'
 import { mintToken } from '../auth/tokens.js'
@@ -8,7 +8,7 @@ import type { MockInstance } from '../mock/instance.js'
 import { StateError } from '../mock/state.js'
 import { encodedJsonResponse, httpError, jsonResponse } from './fastapi/responses.js'
 import type { HandlerSettings } from './index.js'
-import { atPath, onPath } from './match.js'
+import { ANY_METHOD, atPath, onPath, urlOf } from './match.js'
 
 /** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
 export const CONTROL_PREFIX = '/__mock'
@@ -22,7 +22,7 @@ const JournalQuery = z.object({
   limit: z.coerce.number().int().min(1).optional(),
 })
 
-type ControlRoute = { method: 'get' | 'post' | 'put' | 'delete'; path: string; answer: (request: Request, instance: MockInstance) => Promise<Response> | Response }
+type ControlRoute = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; answer: (request: Request, instance: MockInstance) => Promise<Response> | Response }
 
 /**
  * The control API: health, fixtures, reset, tokens, faults, the request journal and the
@@ -30,25 +30,25 @@ type ControlRoute = { method: 'get' | 'post' | 'put' | 'delete'; path: string; a
  * Switched off, every control path answers 404 and says so.
  */
 export function createControlHandlers(settings: HandlerSettings): HttpHandler[] {
-  const underPrefix = onPath(settings.base, (pathname) => pathname.startsWith(`${CONTROL_PREFIX}/`))
+  const underPrefix = (answer: () => Response) => onPath(ANY_METHOD, settings.base, (pathname) => pathname.startsWith(`${CONTROL_PREFIX}/`), answer)
   if (!settings.control) {
-    return [http.all(underPrefix, () => httpError(404, 'The control API is switched off (--no-control)'))]
+    return [underPrefix(() => httpError(404, 'The control API is switched off (--no-control)'))]
   }
   const routes: ControlRoute[] = [
-    { method: 'get', path: '/health', answer: () => jsonResponse(200, { status: 'ok' }) },
-    { method: 'get', path: '/fixtures', answer: (_, instance) => jsonResponse(200, instance.fixtures) },
-    { method: 'post', path: '/reset', answer: reset },
-    { method: 'post', path: '/tokens', answer: (request) => token(request, settings.jwtSecret) },
-    { method: 'get', path: '/faults', answer: (_, instance) => jsonResponse(200, instance.faults.config) },
-    { method: 'put', path: '/faults', answer: setFaults },
-    { method: 'get', path: '/requests', answer: journal },
-    { method: 'delete', path: '/requests', answer: (_, instance) => (instance.journal.clear(), new HttpResponse(null, { status: 204 })) },
-    { method: 'get', path: '/state', answer: (_, instance) => encodedJsonResponse(200, instance.exportState()) },
-    { method: 'put', path: '/state', answer: importState },
+    { method: 'GET', path: '/health', answer: () => jsonResponse(200, { status: 'ok' }) },
+    { method: 'GET', path: '/fixtures', answer: (_, instance) => jsonResponse(200, instance.fixtures) },
+    { method: 'POST', path: '/reset', answer: reset },
+    { method: 'POST', path: '/tokens', answer: (request) => token(request, settings.jwtSecret) },
+    { method: 'GET', path: '/faults', answer: (_, instance) => jsonResponse(200, instance.faults.config) },
+    { method: 'PUT', path: '/faults', answer: setFaults },
+    { method: 'GET', path: '/requests', answer: journal },
+    { method: 'DELETE', path: '/requests', answer: (_, instance) => (instance.journal.clear(), new HttpResponse(null, { status: 204 })) },
+    { method: 'GET', path: '/state', answer: (_, instance) => encodedJsonResponse(200, instance.exportState()) },
+    { method: 'PUT', path: '/state', answer: importState },
   ]
   return [
     ...routes.map(({ method, path, answer }) =>
-      http[method](atPath(settings.base, `${CONTROL_PREFIX}${path}`), async ({ request }) => {
+      atPath(method, settings.base, `${CONTROL_PREFIX}${path}`, async (request) => {
         try {
           return await answer(request, await settings.instanceFor(request))
         } catch (thrown) {
@@ -57,7 +57,7 @@ export function createControlHandlers(settings: HandlerSettings): HttpHandler[] 
         }
       }),
     ),
-    http.all(underPrefix, () => httpError(404, 'Not Found')),
+    underPrefix(() => httpError(404, 'Not Found')),
   ]
 }
 
@@ -82,7 +82,7 @@ async function setFaults(request: Request, instance: MockInstance) {
 }
 
 function journal(request: Request, instance: MockInstance) {
-  const query = JournalQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams))
+  const query = JournalQuery.safeParse(Object.fromEntries(urlOf(request).searchParams))
   if (!query.success) throw badRequest(query.error)
   return jsonResponse(200, { requests: instance.journal.list(query.data) })
 }

@@ -1,11 +1,11 @@
-import { delay, http, HttpResponse, type HttpHandler } from 'msw'
+import { delay, HttpResponse, type HttpHandler } from 'msw'
 import { createTokenVerifier, DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
 import { MockInstance } from '../mock/instance.js'
 import { sessionKey, SESSION_HEADER, type Sessions } from '../mock/sessions.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 import { buildOpenApiDocument } from '../openapi/document.js'
 import { createControlHandlers } from './control.js'
-import { atPath, onPath } from './match.js'
+import { ANY_METHOD, atPath, onPath, urlOf } from './match.js'
 import { DEFAULT_MAX_BODY_BYTES } from './fastapi/body.js'
 import { QueryParams } from './fastapi/query-string.js'
 import { httpError, jsonResponse, methodNotAllowed, notFound, temporaryRedirect } from './fastapi/responses.js'
@@ -52,15 +52,14 @@ export function createHandlers(options: HandlerOptions): HttpHandler[] {
     // A quick pre-filter on the raw path; the dispatcher routes exactly (and the fallback
     // catches what this misses, such as `/v1/person%61s/`).
     const looksLike = new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`)
-    const method = route.method === 'GET' ? http.get : http.post
-    return method(onPath(settings.base, (pathname) => looksLike.test(pathname)), ({ request }) => dispatch(request, route))
+    return onPath(route.method, settings.base, (pathname) => looksLike.test(pathname), (request) => dispatch(request, route))
   })
   return [
     // The API first: msw tries handlers in order, and API calls are the traffic that matters.
     ...operationHandlers,
     ...createControlHandlers(settings),
     ...(settings.claim === 'all' ? [openApiHandler(settings)] : []),
-    http.all(onPath(settings.base, () => true), ({ request }) => dispatch(request)),
+    onPath(ANY_METHOD, settings.base, () => true, (request) => dispatch(request)),
   ]
 }
 
@@ -70,7 +69,7 @@ export function createHandlers(options: HandlerOptions): HttpHandler[] {
  */
 function openApiHandler(settings: HandlerSettings) {
   let document: unknown
-  return http.get(atPath(settings.base, '/openapi.json'), () => jsonResponse(200, (document ??= buildOpenApiDocument(settings.profile))))
+  return atPath('GET', settings.base, '/openapi.json', () => jsonResponse(200, (document ??= buildOpenApiDocument(settings.profile))))
 }
 
 export type HandlerSettings = ReturnType<typeof resolveSettings>
@@ -108,7 +107,7 @@ const route = createRouter(API_ROUTES)
 function createDispatcher(settings: HandlerSettings) {
   const claims = claimTest(settings)
   return async (request: Request, only?: ApiRoute): Promise<Response | undefined> => {
-    const url = new URL(request.url)
+    const url = urlOf(request)
     if (!claims(url)) return undefined
     const result = route(request.method, pathFromUrlPath(url.pathname))
     if (only && (result.kind !== 'match' || result.route !== only)) return undefined

@@ -27,5 +27,5 @@ export const listPersonas: Operation = async ({ request, query, world, profile, 
     search: values.search as string | null,
   }
   const page = queryPersonas(world.personasByTeam().get(teamId), filter, toIndex(values.offset), toIndex(values.limit))
-  return listResponse(page.results.map((persona) => encodeResource(Persona, persona, profile)), page.total)
+  return listResponse(page.results.map((persona) => encodeResource(Persona, persona, profile, world)), page.total)
 }

@@ -29,7 +29,7 @@ export const listPolicyRules: Operation = async ({ request, params, query, world
   const rules = world.rulesByPolicy().get(policy.id) ?? []
   const start = toIndex(values[offset])
   const page = rules.slice(start, start + toIndex(values[limit]))
-  return listResponse(page.map((rule) => encodeResource(PolicyRule, rule, profile)), rules.length)
+  return listResponse(page.map((rule) => encodeResource(PolicyRule, rule, profile, world)), rules.length)
 }
 
 const rulesQueries = new WeakMap<Profile['rulesPaging'], ReturnType<typeof listRulesQuery>>()

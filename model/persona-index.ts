@@ -18,14 +18,28 @@ export function indexPersonas(records: readonly Persona[]): Map<string, TeamPers
     else groups.set(persona.team_id, [persona])
   }
   const index = new Map<string, TeamPersonas>()
+  const lower = sharedLowercase()
   for (const [teamId, personas] of groups) {
     personas.sort(comparePersonas)
     index.set(teamId, {
       ordered: personas,
-      searchable: personas.map((p) => [p.name.toLowerCase(), p.description?.toLowerCase() ?? null, p.role.toLowerCase()] as const),
+      searchable: personas.map((p) => [lower(p.name), p.description === null ? null : lower(p.description), lower(p.role)] as const),
     })
   }
   return index
+}
+
+/**
+ * `toLowerCase`, giving the same string for the same text: personas share many texts (roles,
+ * descriptions), and a copy each would cost tens of megabytes at 100,000 personas a team.
+ */
+function sharedLowercase() {
+  const seen = new Map<string, string>()
+  return (text: string): string => {
+    let lower = seen.get(text)
+    if (lower === undefined) seen.set(text, (lower = text.toLowerCase()))
+    return lower
+  }
 }
 
 // Ids are lowercase hex UUIDs, so plain string order is Python's order for them.

@@ -1,5 +1,6 @@
-import { Collection } from '@msw/data'
+import { Collection, OperationError } from '@msw/data'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { recordIdentity } from './record-identity.js'
 
 /**
  * An @msw/data collection that counts its changes, so that indexes derived from it can tell
@@ -9,9 +10,12 @@ import type { StandardSchemaV1 } from '@standard-schema/spec'
 export class VersionedCollection<Schema extends StandardSchemaV1> extends Collection<Schema> {
   #version = 0
   #listeners: Array<(created: unknown) => void> = []
+  #bulkCreated = 0
+  readonly #schema: Schema
 
   constructor(options: ConstructorParameters<typeof Collection<Schema>>[0]) {
     super(options)
+    this.#schema = options.schema
     // Wrapping (rather than overriding) keeps @msw/data's generic method signatures intact.
     const methods = this as unknown as Record<WriteMethod, (...args: unknown[]) => unknown>
     for (const name of WRITE_METHODS) {
@@ -30,6 +34,41 @@ export class VersionedCollection<Schema extends StandardSchemaV1> extends Collec
   }
 
   /**
+   * Stores many records, each validated by the collection's schema as `create` validates it,
+   * and tells the listeners once. `create` spends about 16 µs and 1 KB a record on things a
+   * seed does not need: a deep sanitising copy, a promise, two loggers, and a random UUID
+   * kept as a 500-byte rope string. So the first record goes through `create`, and the rest
+   * get the same internal identity it received (a primary key, an empty relation map) and
+   * join the collection's own storage. When that identity cannot be found, or hooks listen
+   * for creates (relations, extensions), every record goes through `create`.
+   * @example await world.personas.createAll(personas)
+   */
+  async createAll(records: ReadonlyArray<StandardSchemaV1.InferInput<Schema>>): Promise<void> {
+    try {
+      const [first, ...rest] = records
+      if (first === undefined) return
+      const identity = recordIdentity(await Collection.prototype.create.call(this, first))
+      if (!identity || this.hooks.listenerCount('create') > 0) {
+        for (const record of rest) await Collection.prototype.create.call(this, record)
+        return
+      }
+      const stored: object[] = this.all()
+      for (const record of rest) stored.push(identity.give(await this.#validate(record), `bulk-${this.#bulkCreated++}`))
+    } finally {
+      this.#changed(undefined)
+    }
+  }
+
+  /** The schema's output for `record`, or the error `create` throws when it does not match. */
+  async #validate(record: unknown): Promise<object> {
+    const result = await this.#schema['~standard'].validate(record)
+    if (result.issues) {
+      throw new OperationError('Failed to create a new record with initial values: does not match the schema.', INVALID_INITIAL_VALUES, result.issues)
+    }
+    return result.value as object
+  }
+
+  /**
    * Calls `listener` after every finished write: with the record a `create` stored, or
    * `undefined` for any other write (after which derived values must be rebuilt).
    */
@@ -42,6 +81,9 @@ export class VersionedCollection<Schema extends StandardSchemaV1> extends Collec
     for (const listener of this.#listeners) listener(created)
   }
 }
+
+// The enum is declared, not exported, by @msw/data's entry point; its value is this string.
+const INVALID_INITIAL_VALUES = 'INVALID_INITIAL_VALUES' as ConstructorParameters<typeof OperationError>[1]
 
 const WRITE_METHODS = ['create', 'update', 'updateMany', 'delete', 'deleteMany', 'clear'] as const
 type WriteMethod = (typeof WRITE_METHODS)[number]

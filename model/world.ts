@@ -53,14 +53,12 @@ export class World {
    * @example await new World(1).load(buildContents())
    */
   async load(contents: WorldContents): Promise<this> {
-    await Promise.all([
-      fill(this.teams, contents.teams),
-      fill(this.personas, contents.personas),
-      fill(this.dimensions, contents.dimensions),
-      fill(this.values, contents.values),
-      fill(this.policies, contents.policies),
-      fill(this.rules, contents.rules),
-    ])
+    await this.teams.createAll(contents.teams)
+    await this.personas.createAll(contents.personas)
+    await this.dimensions.createAll(contents.dimensions)
+    await this.values.createAll(contents.values)
+    await this.policies.createAll(contents.policies)
+    await this.rules.createAll(contents.rules)
     return this
   }
 
@@ -85,9 +83,6 @@ export interface WorldContents {
   policies: Policy[]
   rules: PolicyRule[]
 }
-
-const fill = <T>(collection: { createMany(count: number, factory: (index: number) => T): Promise<unknown> }, records: readonly T[]) =>
-  collection.createMany(records.length, (index) => records[index] as T)
 
 const byKey = <T>(records: readonly T[], key: (record: T) => string) =>
   new Map(records.map((record) => [key(record), record]))

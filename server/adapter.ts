@@ -1,14 +1,17 @@
-import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
-import { getResponse, type RequestHandler } from 'msw'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { getResponse, RequestHandler } from 'msw'
 import { httpError, writtenBody } from '../handlers/fastapi/responses.js'
+import { urlOf } from '../handlers/match.js'
 
 export interface AdapterOptions {
   /** The handlers to answer with, read on every request (so overrides apply at once). */
   handlers: () => readonly RequestHandler[]
   /** Bodies over this many bytes answer 413 without being read further. */
   maxBodyBytes: number
+  /** Called after every answer has been written. */
+  afterResponse: () => void
   /** Called with every exception a handler throws (the client gets a JSON 500). */
-  onError: (error: unknown, request: ExpressRequest) => void
+  onError: (error: unknown, request: IncomingMessage) => void
 }
 
 /**
@@ -17,13 +20,14 @@ export interface AdapterOptions {
  * read raw (invalid JSON reaches the handlers as sent), headers keep their repeats,
  * `HttpResponse.error()` closes the socket, and an exception becomes a JSON 500.
  */
-export function mswAdapter({ handlers, maxBodyBytes, onError }: AdapterOptions) {
-  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+export function mswAdapter({ handlers, maxBodyBytes, afterResponse, onError }: AdapterOptions) {
+  return async (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     try {
       const body = await readBody(req, maxBodyBytes)
       if (body === TOO_LARGE) return send(res, httpError(413, 'Request body too large'), req.method)
       const request = toFetchRequest(req, body)
-      const response = await getResponse([...handlers()], request, { baseUrl: new URL(request.url).origin })
+      skipLoggingClone(request)
+      const response = await getResponse([...handlers()], request, { baseUrl: urlOf(request).origin })
       if (!response || response.headers.get('x-msw-intention') === 'passthrough') return next()
       if (response.type === 'error') return void res.destroy()
       await send(res, response, req.method)
@@ -32,13 +36,24 @@ export function mswAdapter({ handlers, maxBodyBytes, onError }: AdapterOptions) 
       if (!res.headersSent) await send(res, httpError(500, 'Internal Server Error'), req.method)
       else res.destroy()
     }
+    afterResponse()
   }
 }
 
 const TOO_LARGE = Symbol('too large')
 
+/**
+ * msw clones every request it handles, once, so that its logging can read the body after
+ * the resolver did; `getResponse` never logs. The clone is costly beyond its creation:
+ * undici holds its `AbortController` through a `WeakRef`, which V8's young-generation GC
+ * keeps alive, so each request left a few kilobytes to the old generation and the heap
+ * grew by hundreds of megabytes between full GCs under load. msw looks the clone up in
+ * its public `RequestHandler.cache` first; recording the request as its own clone skips it.
+ */
+const skipLoggingClone = (request: Request) => RequestHandler.cache.set(request as never, request as never)
+
 /** The raw body, up to the limit; past it, stops reading and reports TOO_LARGE. */
-async function readBody(req: ExpressRequest, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined | typeof TOO_LARGE> {
+async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined | typeof TOO_LARGE> {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined
   const declared = Number(req.headers['content-length'])
   if (declared > limit) return TOO_LARGE
@@ -52,12 +67,14 @@ async function readBody(req: ExpressRequest, limit: number): Promise<Uint8Array<
   return new Uint8Array(Buffer.concat(chunks))
 }
 
-function toFetchRequest(req: ExpressRequest, body: Uint8Array<ArrayBuffer> | undefined): Request {
+/** Host and connection headers are the transport's; Fetch refuses some of them. */
+const TRANSPORT_HEADERS = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect'])
+
+function toFetchRequest(req: IncomingMessage, body: Uint8Array<ArrayBuffer> | undefined): Request {
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string
-    // Host and connection headers are the transport's; Fetch refuses some of them.
-    if (!/^(host|connection|keep-alive|transfer-encoding|upgrade|expect)$/i.test(name)) headers.append(name, req.rawHeaders[i + 1] as string)
+    if (!TRANSPORT_HEADERS.has(name.toLowerCase())) headers.append(name, req.rawHeaders[i + 1] as string)
   }
   return new Request(requestUrl(req), { method: req.method, headers, body: body?.byteLength || req.method === 'POST' || req.method === 'PUT' ? body : undefined })
 }
@@ -69,25 +86,41 @@ function toFetchRequest(req: ExpressRequest, body: Uint8Array<ArrayBuffer> | und
  * absolute-form target (`GET http://other/v1/personas/`, as sent to a proxy) routes by its
  * path; neither may turn into a 500 or into another path.
  */
-function requestUrl(req: ExpressRequest): string {
-  let target = req.originalUrl
+function requestUrl(req: IncomingMessage): string {
+  // Only what Node's own request has, so the adapter also runs outside Express.
+  let target = req.url ?? '/'
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
   if (!target.startsWith('/')) {
     const absolute = URL.canParse(target) ? new URL(target) : undefined
     target = absolute && /^https?:$/.test(absolute.protocol) ? absolute.pathname + absolute.search : `/${target}`
   }
   const host = req.headers.host
-  if (host && !/[\s/?#@\\]/.test(host) && URL.canParse(`${req.protocol}://${host}${target}`)) return `${req.protocol}://${host}${target}`
+  if (host && !/[\s/?#@\\]/.test(host) && URL.canParse(`${protocol}://${host}${target}`)) return `${protocol}://${host}${target}`
   const address = req.socket.localAddress ?? '127.0.0.1'
-  return `${req.protocol}://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}${target}`
+  return `${protocol}://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}${target}`
 }
 
 /** Writes a Fetch response to Express: status, every header (repeated Set-Cookie kept), body. */
-export async function send(res: ExpressResponse, response: Response, method: string): Promise<void> {
-  res.status(response.status)
+export async function send(res: ServerResponse, response: Response, method: string | undefined): Promise<void> {
+  res.statusCode = response.status
   for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value)
   const cookies = response.headers.getSetCookie()
   if (cookies.length) res.setHeader('set-cookie', cookies)
-  const body = writtenBody(response) ?? new Uint8Array(await response.arrayBuffer())
+  const written = writtenBody(response)
+  const body = written ?? new Uint8Array(await response.arrayBuffer())
   if (method === 'HEAD' || body.byteLength === 0) res.end()
   else res.end(body)
+  // The unread body stream would hold the bytes until a full GC (see releaseBody).
+  if (written) releaseBody(response)
+}
+
+/**
+ * Cancels the body stream of an answer whose bytes were written without reading it. Node
+ * makes every `ReadableStream` transferable, which ties it to a weak native handle that
+ * V8's young-generation GC treats as alive; a stream left unread therefore moved its
+ * chunk (the whole answer) into the old generation, about 16 KB a request, and the heap grew by
+ * hundreds of megabytes between full GCs. A cancelled stream lets go of its chunk.
+ */
+function releaseBody(response: Response): void {
+  response.body?.cancel().catch(() => undefined)
 }

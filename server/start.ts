@@ -1,4 +1,4 @@
-import type { Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createMockApp, type AppOptions, type MockApp } from './app.js'
 import { StatePersistence } from './persistence.js'
@@ -53,9 +53,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 }
 
-function listen({ app }: MockApp, port: number, host: string): Promise<Server> {
+function listen({ listener }: MockApp, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host)
+    const server = createServer(listener).listen(port, host)
     server.once('listening', () => resolve(server))
     server.once('error', reject)
   })

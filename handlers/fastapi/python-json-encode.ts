@@ -24,6 +24,7 @@ import { PyDict, PyFloat } from './python-value.js'
  * // '{"detail":[{"loc":["body",0],"input":1e+16}]}'
  */
 export function encodePythonJson(value: unknown): string {
+  if (stringifiesAsPython(value, 0)) return JSON.stringify(value)
   const out: string[] = []
   const open: OpenContainer[] = []
   const ancestors = new Set<object>()
@@ -52,6 +53,40 @@ export function encodePythonJson(value: unknown): string {
   }
   return out.join('')
 }
+
+/**
+ * Whether `JSON.stringify` writes `value` exactly as Python would, which holds for plain
+ * JSON data: strings, booleans, null, safe integers, and arrays and plain objects of them.
+ * Floats (`PyFloat` or not) and larger integers are written differently, and anything else
+ * needs the checks of the full encoder. Past a modest depth the full encoder takes over,
+ * so neither this check nor `JSON.stringify` can exhaust the stack.
+ */
+function stringifiesAsPython(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true
+    case 'number':
+      return Number.isSafeInteger(value)
+    case 'object': {
+      if (value === null) return true
+      if (depth === MAX_STRINGIFY_DEPTH) return false
+      if (Array.isArray(value)) return value.every((item) => stringifiesAsPython(item, depth + 1))
+      const prototype: unknown = Object.getPrototypeOf(value)
+      if (prototype !== Object.prototype && prototype !== null) return false
+      if ('toJSON' in value) return false
+      for (const key in value) {
+        const member = (value as Record<string, unknown>)[key]
+        if (member !== undefined && !stringifiesAsPython(member, depth + 1)) return false
+      }
+      return true
+    }
+    default:
+      return false
+  }
+}
+
+const MAX_STRINGIFY_DEPTH = 32
 
 /** An array or object being written: its members, and how many are done. */
 interface OpenContainer {
@@ -93,8 +128,8 @@ function objectEntries(value: object): Iterable<[string, unknown]> {
   throw new TypeError(`Object of type ${typeName} is not JSON serializable`)
 }
 
-/** `null`, booleans, strings, ints and floats. */
-function encodeScalar(value: unknown): string {
+/** `null`, booleans, strings, ints and floats (a `PyFloat`), as {@link encodePythonJson} writes them. */
+export function encodeScalar(value: unknown): string {
   switch (typeof value) {
     case 'string':
       // Identical to CPython's `encode_basestring` (`ensure_ascii=False`): `\"`, `\\`, the

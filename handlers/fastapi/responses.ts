@@ -19,17 +19,22 @@ function textResponse(status: number, text: string, headers: Record<string, stri
     status,
     headers: { ...headers, 'content-length': String(bytes.byteLength), 'content-type': 'application/json' },
   })
-  bodies.set(response, bytes)
+  ;(response as WrittenResponse)[WRITTEN_BODY] = bytes
   return response
 }
 
-const bodies = new WeakMap<Response, Uint8Array>()
+/**
+ * Where an answer keeps the bytes this module wrote: on the response itself, since a
+ * `WeakMap` keyed by responses would keep each one alive through young-generation GCs.
+ */
+const WRITTEN_BODY = Symbol('agent-console-mock written body')
+type WrittenResponse = Response & { [WRITTEN_BODY]?: Uint8Array }
 
 /**
  * The exact bytes of an answer this module wrote, without reading its body stream (a host
  * writes them straight to the socket). `undefined` for any other response.
  */
-export const writtenBody = (response: Response): Uint8Array | undefined => bodies.get(response)
+export const writtenBody = (response: Response): Uint8Array | undefined => (response as WrittenResponse)[WRITTEN_BODY]
 
 /** An answer whose JSON was written once and is sent as it is. */
 export const encodedJsonResponse = (status: number, json: string, headers: Record<string, string> = {}): Response =>
