@@ -1,7 +1,8 @@
 import type { z } from 'zod'
 import type { Profile } from '../model/profile.js'
 import { Timestamp } from '../model/schemas.js'
-import { encodePythonJson, encodeScalar } from './fastapi/python-json-encode.js'
+import { encodePythonJson, encodeScalar, isPlainJson } from './fastapi/python-json-encode.js'
+import { utf8Json, type EncodedJson } from './fastapi/responses.js'
 import { PyFloat } from './fastapi/python-value.js'
 
 type Schema = z.core.$ZodType
@@ -42,7 +43,7 @@ function shapeObject(shape: Record<string, Schema>, record: Record<string, unkno
 type Encoder = (value: unknown) => string
 
 const encoders = new WeakMap<Schema, WeakMap<Profile, Encoder>>()
-const remembered = new WeakMap<object, WeakMap<Encoder, Map<object, string>>>()
+const remembered = new WeakMap<object, WeakMap<Encoder, Map<object, Uint8Array>>>()
 
 /**
  * Records whose JSON is kept, per schema and profile, in each world. The first this many
@@ -54,22 +55,21 @@ export const REMEMBERED_ENCODINGS = 20_000
 
 /**
  * A record's wire JSON, `encodePythonJson(shapeResource(schema, record, profile))`, from an
- * encoder compiled once per schema and profile (the field names written out ahead, one
- * function per field). The JSON is remembered for the first {@link REMEMBERED_ENCODINGS}
- * records of `world` it is asked for: stored records are replaced, never changed in place,
- * so it cannot go stale, and it goes when the world does (a reset).
+ * encoder compiled once per schema and profile ({@link compileRecordEncoder}). It is
+ * remembered, as UTF-8 bytes, for the first {@link REMEMBERED_ENCODINGS} records of `world`
+ * it is asked for: stored records are replaced, never changed in place, so it cannot go
+ * stale, and it goes when the world does (a reset).
  */
-export function encodeResource(schema: Schema, record: object, profile: Profile, world: object): string {
+export function encodeResource(schema: Schema, record: object, profile: Profile, world: object): EncodedJson {
   const encode = encoderFor(schema, profile)
   let byEncoder = remembered.get(world)
   if (!byEncoder) remembered.set(world, (byEncoder = new WeakMap()))
   let kept = byEncoder.get(encode)
   if (!kept) byEncoder.set(encode, (kept = new Map()))
-  let json = kept.get(record)
-  if (json === undefined) {
-    json = encode(record)
-    if (kept.size < REMEMBERED_ENCODINGS) kept.set(record, json)
-  }
+  const bytes = kept.get(record)
+  if (bytes !== undefined) return bytes
+  const json = encode(record)
+  if (kept.size < REMEMBERED_ENCODINGS) kept.set(record, utf8Json(json))
   return json
 }
 
@@ -77,8 +77,73 @@ function encoderFor(schema: Schema, profile: Profile): Encoder {
   let bySchema = encoders.get(schema)
   if (!bySchema) encoders.set(schema, (bySchema = new WeakMap()))
   let encode = bySchema.get(profile)
-  if (!encode) bySchema.set(profile, (encode = compileEncoder(schema, profile)))
+  if (!encode) bySchema.set(profile, (encode = compileRecordEncoder(schema, profile)))
   return encode
+}
+
+/**
+ * A record already in the shape {@link shapeResource} gives it, holding only values that
+ * `JSON.stringify` writes as Python does, is written by `JSON.stringify` whole: about twice
+ * as fast as field by field, with a fraction of the garbage. Stored records are such
+ * records (the schema made them), unless the schema has floats or the profile scales
+ * timestamps; any other record is written field by field.
+ */
+function compileRecordEncoder(schema: Schema, profile: Profile): Encoder {
+  const general = compileEncoder(schema, profile)
+  const stringifiable = stringifiableTest(schema, profile)
+  return stringifiable ? (value) => (stringifiable(value) && !('toJSON' in Object.prototype) ? JSON.stringify(value) : general(value)) : general
+}
+
+type ValueTest = (value: unknown) => boolean
+
+/**
+ * Whether `JSON.stringify(value)` is the wire JSON of `value`: objects have the schema's
+ * keys only, in its order; strings, booleans and safe integers are what the schema says;
+ * free-form values are plain JSON data. `undefined` when no value of the schema can be:
+ * floats (Python writes `1.0` where JSON.stringify writes `1`) and timestamps the profile
+ * scales.
+ */
+function stringifiableTest(schema: Schema, profile: Profile): ValueTest | undefined {
+  if (schema === Timestamp) return profile.timestampUnit === 'ms' ? undefined : Number.isSafeInteger
+  const def = schema._zod.def as unknown as Def
+  switch (def.type) {
+    case 'default':
+    case 'nullable':
+    case 'optional': {
+      const inner = stringifiableTest(def.innerType as Schema, profile)
+      return inner && ((value) => value === null || inner(value))
+    }
+    case 'object':
+      return objectStringifiableTest(def.shape as Record<string, Schema>, profile)
+    case 'array': {
+      const item = stringifiableTest(def.element as Schema, profile)
+      return item && ((value) => Array.isArray(value) && value.every(item))
+    }
+    case 'number':
+      return (schema as unknown as { isInt: boolean }).isInt ? Number.isSafeInteger : undefined
+    case 'string':
+    case 'enum':
+      return (value) => typeof value === 'string'
+    case 'boolean':
+      return (value) => typeof value === 'boolean'
+    default:
+      return isPlainJson
+  }
+}
+
+function objectStringifiableTest(shape: Record<string, Schema>, profile: Profile): ValueTest | undefined {
+  const keys = Object.keys(shape)
+  const tests = keys.map((key) => stringifiableTest(shape[key] as Schema, profile))
+  if (tests.some((test) => test === undefined)) return undefined
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false
+    let index = 0
+    for (const key in value) {
+      if (key !== keys[index] || !(tests[index] as ValueTest)((value as Record<string, unknown>)[key])) return false
+      index++
+    }
+    return index === keys.length
+  }
 }
 
 /** Mirrors {@link shapeResource} case by case, writing JSON instead of shaping a value. */
@@ -99,6 +164,10 @@ function compileEncoder(schema: Schema, profile: Profile): Encoder {
     }
     case 'number':
       return nullable((schema as unknown as { isInt: boolean }).isInt ? encodeScalar : (value) => encodeScalar(new PyFloat(value as number)))
+    case 'string':
+    case 'enum':
+    case 'boolean':
+      return nullable(encodeScalar)
     default:
       return nullable(encodePythonJson)
   }

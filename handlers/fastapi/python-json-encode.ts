@@ -24,7 +24,7 @@ import { PyDict, PyFloat } from './python-value.js'
  * // '{"detail":[{"loc":["body",0],"input":1e+16}]}'
  */
 export function encodePythonJson(value: unknown): string {
-  if (stringifiesAsPython(value, 0)) return JSON.stringify(value)
+  if (isPlainJson(value)) return JSON.stringify(value)
   const out: string[] = []
   const open: OpenContainer[] = []
   const ancestors = new Set<object>()
@@ -61,6 +61,8 @@ export function encodePythonJson(value: unknown): string {
  * needs the checks of the full encoder. Past a modest depth the full encoder takes over,
  * so neither this check nor `JSON.stringify` can exhaust the stack.
  */
+export const isPlainJson = (value: unknown): boolean => stringifiesAsPython(value, 0)
+
 function stringifiesAsPython(value: unknown, depth: number): boolean {
   switch (typeof value) {
     case 'string':

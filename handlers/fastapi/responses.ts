@@ -13,9 +13,15 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 const utf8 = new TextEncoder()
 
+/** JSON text as the UTF-8 bytes Starlette sends. */
+export const utf8Json = (json: string): Uint8Array => utf8.encode(json)
+
 function textResponse(status: number, text: string, headers: Record<string, string>): Response {
-  const bytes = utf8.encode(text)
-  const response = new HttpResponse(bytes, {
+  return bytesResponse(status, utf8.encode(text), headers)
+}
+
+function bytesResponse(status: number, bytes: Uint8Array, headers: Record<string, string> = {}): Response {
+  const response = new HttpResponse(bytes as Uint8Array<ArrayBuffer>, {
     status,
     headers: { ...headers, 'content-length': String(bytes.byteLength), 'content-type': 'application/json' },
   })
@@ -40,12 +46,33 @@ export const writtenBody = (response: Response): Uint8Array | undefined => (resp
 export const encodedJsonResponse = (status: number, json: string, headers: Record<string, string> = {}): Response =>
   textResponse(status, json, headers)
 
+const RESULTS_OPEN = utf8.encode('{"results":[')
+const COMMA = utf8.encode(',')
+
+/** JSON already written: remembered as UTF-8 bytes, or text written just now. */
+export type EncodedJson = Uint8Array | string
+
 /**
  * A list envelope `{"results": [...], "total": N}` from records already written as JSON:
- * the bytes `jsonResponse` would write for the same envelope.
+ * the bytes `jsonResponse` would write for the same envelope, put straight into one buffer
+ * (no page-sized string is built, and text is encoded in place).
  */
-export const listResponse = (encodedResults: readonly string[], total: number): Response =>
-  encodedJsonResponse(200, `{"results":[${encodedResults.join(',')}],"total":${total}}`)
+export function listResponse(encodedResults: readonly EncodedJson[], total: number): Response {
+  const close = utf8.encode(`],"total":${total}}`)
+  // UTF-8 takes at most 3 bytes for each UTF-16 unit of text.
+  let room = RESULTS_OPEN.byteLength + close.byteLength + encodedResults.length
+  for (const item of encodedResults) room += typeof item === 'string' ? item.length * 3 : item.byteLength
+  const bytes = new Uint8Array(room)
+  bytes.set(RESULTS_OPEN, 0)
+  let offset = RESULTS_OPEN.byteLength
+  encodedResults.forEach((item, index) => {
+    if (index > 0) bytes.set(COMMA, offset++)
+    if (typeof item === 'string') offset += utf8.encodeInto(item, bytes.subarray(offset)).written
+    else (bytes.set(item, offset), (offset += item.byteLength))
+  })
+  bytes.set(close, offset)
+  return bytesResponse(200, bytes.subarray(0, offset + close.byteLength))
+}
 
 /** FastAPI's `HTTPException` handler: `{"detail": "..."}` with the exception's headers. */
 export const httpError = (status: number, detail: string, headers: Record<string, string> = {}): Response =>
