@@ -5,6 +5,7 @@ import { registerVerifyCommand } from '../contract/command.js'
 import { MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
 import { resolveProfile, type ProfileOptions } from '../model/profile.js'
 import { banner } from './banner.js'
+import { boundHeapGrowth } from './heap.js'
 import { quietLogger } from './logger.js'
 import { packageVersion } from './package-info.js'
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './start.js'
@@ -47,6 +48,7 @@ const program = new Command('agent-console-mock')
   .action(async (options) => {
     const port = options.port ?? (process.env.PORT === undefined ? DEFAULT_PORT : integer('PORT', 0, 65535)(process.env.PORT))
     const jwtSecret = process.env.AGENT_CONSOLE_MOCK_JWT_SECRET || undefined
+    boundHeapGrowth()
     const logger = options.quiet ? quietLogger() : { info: (line: string) => console.log(line), error: (line: string, error?: unknown) => console.error(line, error ?? '') }
     const running = await startServer({
       port,
