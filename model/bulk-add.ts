@@ -22,7 +22,7 @@ export function addValues(world: World, dimensionId: string, items: readonly New
   return world.exclusive(async () => {
     const { planned, repeated } = plan(dimensionId, world.valuesByDimension().get(dimensionId), items)
     if (duplicates === 'reject' && repeated.length) return { duplicates: repeated }
-    return { added: await Promise.all(planned.map((value) => world.values.create(value))) }
+    return { added: await world.values.createAll(planned) }
   })
 }
 
