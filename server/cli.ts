@@ -48,7 +48,7 @@ const program = new Command('agent-console-mock')
   .action(async (options) => {
     const port = options.port ?? (process.env.PORT === undefined ? DEFAULT_PORT : integer('PORT', 0, 65535)(process.env.PORT))
     const jwtSecret = process.env.AGENT_CONSOLE_MOCK_JWT_SECRET || undefined
-    boundHeapGrowth()
+    const settleHeapGrowth = boundHeapGrowth()
     const logger = options.quiet ? quietLogger() : { info: (line: string) => console.log(line), error: (line: string, error?: unknown) => console.error(line, error ?? '') }
     const running = await startServer({
       port,
@@ -64,6 +64,7 @@ const program = new Command('agent-console-mock')
       jwtSecret,
       logger,
     })
+    settleHeapGrowth()
     const { primary } = running.sessions
     console.log(banner({ version: packageVersion(), url: running.url, fixtures: primary.fixtures, personasPerTeam: primary.worldOptions.personasPerTeam, customSecret: jwtSecret !== undefined, control: options.control, stateFile: options.stateFile }))
     const stop = async (signal: string) => {

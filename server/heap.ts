@@ -1,18 +1,33 @@
-import { setFlagsFromString } from 'node:v8'
+import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 
 /** How far (in percent) the old generation may grow past what the last full GC kept. */
 export const SERVER_HEAP_GROWTH_PERCENT = 25
 
+/** Heaps at least this large once the world is seeded keep the bound; smaller ones go back to V8's defaults. */
+export const LARGE_HEAP_BYTES = 100 * 1024 * 1024
+
 /**
- * Bounds V8's heap growth in the standalone server's process. The server holds a large,
- * mostly unchanging world, and under load each request leaves a few kilobytes in the old
- * generation (msw's per-request objects outlive young-generation GCs). By default V8 lets
- * the old generation grow to about four times the live data before the next full GC: with
- * 200,000 personas (190 MB live) the process went past 700 MB. Bounded, it stays near
- * 400 MB for about 5% of the throughput. A `--heap-growing-percent` given to node wins.
- * Only the CLI calls this: a program hosting the mock tunes its own process.
+ * Bounds V8's heap growth in the standalone server's process while it holds a large world.
+ * Under load each request leaves a few kilobytes in the old generation (msw's per-request
+ * objects outlive young-generation GCs), and by default V8 lets the old generation grow to
+ * about four times the live data before the next full GC: with 200,000 personas (190 MB
+ * live) the process went past 700 MB. Bounded, it stays near 400 MB for about 5% of the
+ * throughput. A small world keeps V8's defaults: there the bound only adds full GCs (rules
+ * pages lost half their throughput).
+ *
+ * The bound is set before the world is seeded (V8 reads it when a full GC sets the next
+ * limit, and seeding is when that happens), and the returned function, called once the
+ * server is up, lifts it again if the heap turned out small. A `--heap-growing-percent`
+ * given to node wins. Only the CLI calls this: a program hosting the mock tunes its own process.
+ * @example const settle = boundHeapGrowth(); await startServer(options); settle()
  */
-export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv): void {
-  if (execArgv.some((arg) => /^--heap[-_]growing[-_]percent/.test(arg))) return
+export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv): () => boolean {
+  if (execArgv.some((arg) => /^--heap[-_]growing[-_]percent/.test(arg))) return () => false
   setFlagsFromString(`--heap-growing-percent=${SERVER_HEAP_GROWTH_PERCENT}`)
+  return () => {
+    if (getHeapStatistics().used_heap_size >= LARGE_HEAP_BYTES) return true
+    // 0 is V8's "not set": the growing factor is computed as usual again.
+    setFlagsFromString('--heap-growing-percent=0')
+    return false
+  }
 }
