@@ -89,10 +89,13 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
 
 const WORKER_SCRIPT_PATH = '/mockServiceWorker.js'
 
-/** Express matches paths without regard to case or a trailing slash: so does this (when in doubt, Express). */
+/**
+ * Express matches paths without regard to case or a trailing slash: so does this. When in
+ * doubt (an absolute-form target), Express: it serves everything, the API included.
+ */
 const servedByExpressOnly = (url: string) => {
   const path = url.toLowerCase()
-  return path.startsWith(WORKER_SCRIPT_PATH.toLowerCase()) || path.startsWith(DOCS_ASSETS_PATH)
+  return !path.startsWith('/') || path.startsWith(WORKER_SCRIPT_PATH.toLowerCase()) || path.startsWith(DOCS_ASSETS_PATH)
 }
 
 /** msw's own worker script, so the served copy always matches the installed msw. */

@@ -66,6 +66,8 @@ it('gives the same status, headers and bytes through the lean listener as throug
     ['GET', '/mockServiceWorker.js', {}],
     ['GET', '/__mock/docs-assets/swagger-ui.css', {}],
     ['GET', '/__mock/health', origin],
+    ['GET', 'http://elsewhere.test/mockServiceWorker.js', {}],
+    ['GET', 'http://elsewhere.test/v1/personas/?limit=1', auth],
   ]
   for (const [method, path, headers, body] of cases) {
     const [lean, express] = [await send(viaListener, method, path, headers, body), await send(viaExpress, method, path, headers, body)]
