@@ -5,10 +5,10 @@ import { readBody } from './fastapi/body.js'
 import { pathReader, throwIfInvalid, validateParams } from './fastapi/params.js'
 import { MISSING, validatePython } from './fastapi/pydantic.js'
 import { pydanticError } from './fastapi/pydantic-errors.js'
-import { httpError, jsonResponse } from './fastapi/responses.js'
+import { arrayResponse, httpError } from './fastapi/responses.js'
 import { authenticate, requireSuperAdmin } from './fastapi/security.js'
 import type { Operation } from './operation.js'
-import { shapeResource } from './resources.js'
+import { writeResource } from './resources.js'
 
 /**
  * `POST /v1/demographics/{dimension_id}/values/bulk`: adds values to a dimension, all or
@@ -26,8 +26,8 @@ export const bulkAddValues: Operation = async ({ request, params, world, profile
   const { values } = (items as { value: { values: NewValue[] } }).value
   const result = await addValues(world, dimension.id, values, profile.bulkDuplicates)
   if ('duplicates' in result) throw httpError(409, `Duplicate values: ${result.duplicates.join(', ')}`)
-  return jsonResponse(
+  return arrayResponse(
     profile.bulkAddStatus,
-    result.added.map((value) => shapeResource(DemographicValue, value, profile)),
+    result.added.map((value) => writeResource(DemographicValue, value, profile)),
   )
 }

@@ -8,38 +8,6 @@ import { PyFloat } from './fastapi/python-value.js'
 type Schema = z.core.$ZodType
 type Def = { type: string; innerType?: Schema; shape?: Record<string, Schema>; element?: Schema }
 
-/**
- * Shapes a stored record for the wire through its schema, as FastAPI's `response_model`
- * does: fields in the schema's order, every field present (`null` where empty), floats
- * written as floats (`1.0`), and timestamps in the profile's unit.
- * @example shapeResource(Persona, record, profile)
- */
-export function shapeResource(schema: Schema, value: unknown, profile: Profile): unknown {
-  if (value === null || value === undefined) return null
-  if (schema === Timestamp) return profile.timestampUnit === 'ms' ? (value as number) * 1000 : value
-  const def = schema._zod.def as unknown as Def
-  switch (def.type) {
-    case 'default':
-    case 'nullable':
-    case 'optional':
-      return shapeResource(def.innerType as Schema, value, profile)
-    case 'object':
-      return shapeObject(def.shape as Record<string, Schema>, value as Record<string, unknown>, profile)
-    case 'array':
-      return (value as unknown[]).map((item) => shapeResource(def.element as Schema, item, profile))
-    case 'number':
-      return (schema as unknown as { isInt: boolean }).isInt ? value : new PyFloat(value as number)
-    default:
-      return value
-  }
-}
-
-function shapeObject(shape: Record<string, Schema>, record: Record<string, unknown>, profile: Profile) {
-  const out: Record<string, unknown> = {}
-  for (const key in shape) out[key] = shapeResource(shape[key] as Schema, record[key], profile)
-  return out
-}
-
 type Encoder = (value: unknown) => string
 
 const encoders = new WeakMap<Schema, WeakMap<Profile, Encoder>>()
@@ -54,11 +22,10 @@ const remembered = new WeakMap<object, WeakMap<Encoder, Map<object, Uint8Array>>
 export const REMEMBERED_ENCODINGS = 20_000
 
 /**
- * A record's wire JSON, `encodePythonJson(shapeResource(schema, record, profile))`, from an
- * encoder compiled once per schema and profile ({@link compileRecordEncoder}). It is
- * remembered, as UTF-8 bytes, for the first {@link REMEMBERED_ENCODINGS} records of `world`
- * it is asked for: stored records are replaced, never changed in place, so it cannot go
- * stale, and it goes when the world does (a reset).
+ * A record's wire JSON ({@link writeResource}), remembered when it is one of the
+ * first {@link REMEMBERED_ENCODINGS} records of `world` asked for, as UTF-8 bytes: stored
+ * records are replaced, never changed in place, so it cannot go stale, and it goes when
+ * the world does (a reset).
  */
 export function encodeResource(schema: Schema, record: object, profile: Profile, world: object): EncodedJson {
   const encode = encoderFor(schema, profile)
@@ -73,6 +40,14 @@ export function encodeResource(schema: Schema, record: object, profile: Profile,
   return json
 }
 
+/**
+ * A record as FastAPI's `response_model` writes it: fields in the schema's order, every
+ * field present (`null` where empty), floats written as floats (`1.0`), timestamps in the
+ * profile's unit, in Python's JSON. The encoder is compiled once per schema and profile.
+ * @example writeResource(Persona, record, profile)
+ */
+export const writeResource = (schema: Schema, record: unknown, profile: Profile): string => encoderFor(schema, profile)(record)
+
 function encoderFor(schema: Schema, profile: Profile): Encoder {
   let bySchema = encoders.get(schema)
   if (!bySchema) encoders.set(schema, (bySchema = new WeakMap()))
@@ -82,7 +57,7 @@ function encoderFor(schema: Schema, profile: Profile): Encoder {
 }
 
 /**
- * A record already in the shape {@link shapeResource} gives it, holding only values that
+ * A record already in the shape the response model gives it, holding only values that
  * `JSON.stringify` writes as Python does, is written by `JSON.stringify` whole: about twice
  * as fast as field by field, with a fraction of the garbage. Stored records are such
  * records (the schema made them), unless the schema has floats or the profile scales
@@ -146,7 +121,7 @@ function objectStringifiableTest(shape: Record<string, Schema>, profile: Profile
   }
 }
 
-/** Mirrors {@link shapeResource} case by case, writing JSON instead of shaping a value. */
+/** The wire JSON of any value of `schema`, field by field (see {@link writeResource}). */
 function compileEncoder(schema: Schema, profile: Profile): Encoder {
   const nullable = (encode: Encoder): Encoder => (value) => (value === null || value === undefined ? 'null' : encode(value))
   if (schema === Timestamp) return nullable(profile.timestampUnit === 'ms' ? (value) => encodeScalar((value as number) * 1000) : encodeScalar)

@@ -47,6 +47,8 @@ export const encodedJsonResponse = (status: number, json: string, headers: Recor
   textResponse(status, json, headers)
 
 const RESULTS_OPEN = utf8.encode('{"results":[')
+const ARRAY_OPEN = utf8.encode('[')
+const ARRAY_CLOSE = utf8.encode(']')
 const COMMA = utf8.encode(',')
 
 /** JSON already written: remembered as UTF-8 bytes, or text written just now. */
@@ -54,24 +56,33 @@ export type EncodedJson = Uint8Array | string
 
 /**
  * A list envelope `{"results": [...], "total": N}` from records already written as JSON:
- * the bytes `jsonResponse` would write for the same envelope, put straight into one buffer
- * (no page-sized string is built, and text is encoded in place).
+ * the bytes `jsonResponse` would write for the same envelope.
  */
-export function listResponse(encodedResults: readonly EncodedJson[], total: number): Response {
-  const close = utf8.encode(`],"total":${total}}`)
+export const listResponse = (encodedResults: readonly EncodedJson[], total: number): Response =>
+  bytesResponse(200, joinJson(RESULTS_OPEN, encodedResults, utf8.encode(`],"total":${total}}`)))
+
+/** A JSON array of records already written as JSON. */
+export const arrayResponse = (status: number, encodedItems: readonly EncodedJson[]): Response =>
+  bytesResponse(status, joinJson(ARRAY_OPEN, encodedItems, ARRAY_CLOSE))
+
+/**
+ * `open`, the items separated by commas, then `close`, put straight into one buffer: no
+ * page-sized string is built, and text is encoded in place.
+ */
+function joinJson(open: Uint8Array, items: readonly EncodedJson[], close: Uint8Array): Uint8Array {
   // UTF-8 takes at most 3 bytes for each UTF-16 unit of text.
-  let room = RESULTS_OPEN.byteLength + close.byteLength + encodedResults.length
-  for (const item of encodedResults) room += typeof item === 'string' ? item.length * 3 : item.byteLength
+  let room = open.byteLength + close.byteLength + items.length
+  for (const item of items) room += typeof item === 'string' ? item.length * 3 : item.byteLength
   const bytes = new Uint8Array(room)
-  bytes.set(RESULTS_OPEN, 0)
-  let offset = RESULTS_OPEN.byteLength
-  encodedResults.forEach((item, index) => {
+  bytes.set(open, 0)
+  let offset = open.byteLength
+  items.forEach((item, index) => {
     if (index > 0) bytes.set(COMMA, offset++)
     if (typeof item === 'string') offset += utf8.encodeInto(item, bytes.subarray(offset)).written
     else (bytes.set(item, offset), (offset += item.byteLength))
   })
   bytes.set(close, offset)
-  return bytesResponse(200, bytes.subarray(0, offset + close.byteLength))
+  return bytes.subarray(0, offset + close.byteLength)
 }
 
 /** FastAPI's `HTTPException` handler: `{"detail": "..."}` with the exception's headers. */
