@@ -30,8 +30,8 @@ function bytesResponse(status: number, bytes: Uint8Array, headers: Record<string
 }
 
 /**
- * Where an answer keeps the bytes this module wrote: on the response itself, since a
- * `WeakMap` keyed by responses would keep each one alive through young-generation GCs.
+ * Where an answer keeps the bytes this module wrote: on the response itself, rather than
+ * in a `WeakMap`, whose entries outlive young-generation GCs (see `urlOf`).
  */
 const WRITTEN_BODY = Symbol('agent-console-mock written body')
 type WrittenResponse = Response & { [WRITTEN_BODY]?: Uint8Array }
