@@ -9,6 +9,8 @@ const LANGUAGES = ['en', 'en', 'en', 'de', 'fr', 'es', 'ja']
 const INTERNATIONAL_NAMES = ['Zoë Ångström', 'José Núñez', 'Søren Ødegård', 'Łukasz Żółć', '李雷', 'Ιωάννα Παππά', 'Ünal Çelik']
 const TOOLS = ['search', 'crm_lookup', 'refund', 'email', 'sql_query', 'file_read', 'web_browse']
 const ACTIONS = ['delete_account', 'export_data', 'change_billing', 'escalate_privileges', 'bulk_email']
+/** Shared, not built per persona: 48 files, one string each. */
+const ICON_FILENAMES = Array.from({ length: 48 }, (_, index) => `persona-${String(index).padStart(2, '0')}.svg`)
 
 /**
  * Text drawn once per team and then picked from: Faker's template-based generators (job
@@ -48,10 +50,10 @@ function buildPersona(faker: Faker, pools: TextPools, team: Team, index: number,
   const intent = cycle(Intent.options, index)
   const isPreset = index % 5 === 0
   const name = isPreset
-    ? `${capitalise(intent)} ${pick(pools.jobTypes)}`
+    ? words(capitalise(intent), pick(pools.jobTypes))
     : index % 7 === 3
       ? cycle(INTERNATIONAL_NAMES, index)
-      : `${pick(pools.firstNames)} ${pick(pools.lastNames)}`
+      : words(pick(pools.firstNames), pick(pools.lastNames))
   const createdAt = pastTimestamp(faker, 700)
   return {
     id: seededUuid(faker),
@@ -59,7 +61,7 @@ function buildPersona(faker: Faker, pools: TextPools, team: Team, index: number,
     name,
     description: index % 6 === 5 ? null : pick(pools.sentences),
     role: pick(pools.jobTitles),
-    role_description: index % 4 === 2 ? null : `${pick(pools.descriptors)} ${Array.from({ length: 5 }, () => pick(pools.words)).join(' ')}`,
+    role_description: index % 4 === 2 ? null : words(pick(pools.descriptors), ...Array.from({ length: 5 }, () => pick(pools.words))),
     knowledge_level: cycle(KnowledgeLevel.options, Math.floor(index / 4)),
     skill_level: cycle(SkillLevel.options, Math.floor(index / 16)),
     intent,
@@ -68,7 +70,7 @@ function buildPersona(faker: Faker, pools: TextPools, team: Team, index: number,
     is_preset: isPreset,
     preset_category: isPreset ? cycle(PRESET_CATEGORIES, index / 5) : null,
     tags: index % 3 === 1 ? null : faker.helpers.arrayElements(['vip', 'new', 'churn-risk', 'b2b', 'mobile', 'beta'], { min: 0, max: 3 }),
-    icon_filename: index % 2 === 0 ? `persona-${String(index % 48).padStart(2, '0')}.svg` : null,
+    icon_filename: index % 2 === 0 ? cycle(ICON_FILENAMES, index) : null,
     created_at: createdAt,
     updated_at: createdAt + faker.number.int({ min: 0, max: 30 * 86_400 }),
     created_by: faker.helpers.arrayElement(authors),
@@ -91,6 +93,13 @@ function accessPermissions(faker: Faker, pools: TextPools, index: number): Perso
 }
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)
+
+/**
+ * Words joined by spaces into one flat string. A template literal would make a rope (a
+ * string pointing at its parts) plus a copy of its first part: three strings where one
+ * does, ~100 bytes more per persona, 20 MB in a world of 200,000.
+ */
+const words = (...parts: string[]): string => parts.join(' ')
 
 /** The personas of one team, from a random stream of their own (the team's position). */
 export function buildTeamPersonas(seed: number, team: Team, teamIndex: number, count: number): Persona[] {

@@ -1,4 +1,11 @@
-import { Faker, en } from '@faker-js/faker'
+import type { Faker } from '@faker-js/faker'
+// The English entry point alone: the package's main one loads every locale (+17 MB of heap,
+// +40 MB of RSS and +0.1 s at start in each process), and the mock speaks English only.
+import { faker as englishFaker } from '@faker-js/faker/locale/en'
+
+/** Faker's class and its English definitions, as the English entry point built them. */
+const EnglishFaker = englishFaker.constructor as typeof Faker
+const english = englishFaker.rawDefinitions
 
 /** 2026-01-01T00:00:00Z: every seeded timestamp lies before it, so a world never depends on the clock. */
 export const REFERENCE_EPOCH = 1_767_225_600
@@ -9,7 +16,7 @@ export const REFERENCE_EPOCH = 1_767_225_600
  * stay the same whatever the number of personas.
  */
 export function seededFaker(seed: number, ...part: number[]): Faker {
-  const faker = new Faker({ locale: [en] })
+  const faker = new EnglishFaker({ locale: english })
   faker.seed([seed, ...part])
   faker.setDefaultRefDate(new Date(REFERENCE_EPOCH * 1000))
   return faker
@@ -24,6 +31,7 @@ export const cycle = <T>(values: readonly T[], index: number): T =>
   values[Math.floor(index) % values.length] as T
 
 const UUID_TEMPLATE = 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'
+const VARIANT_POSITION = UUID_TEMPLATE.indexOf('y')
 
 /**
  * `seededUuid(faker)`, drawing the same numbers in the same order (every `x` from 0 to 15,
@@ -33,6 +41,7 @@ const UUID_TEMPLATE = 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'
  */
 export function seededUuid(faker: Faker): string {
   const digits = [...UUID_TEMPLATE].map((char) => (char === 'x' ? faker.number.int(15).toString(16) : char))
-  const variant = faker.number.int({ min: 8, max: 11 }).toString(16)
-  return digits.join('').replace('y', variant)
+  digits[VARIANT_POSITION] = faker.number.int({ min: 8, max: 11 }).toString(16)
+  // One join, one flat string: `replace` would leave a rope of three parts per id.
+  return digits.join('')
 }

@@ -8,7 +8,7 @@ import { createControlHandlers } from './control.js'
 import { ANY_METHOD, atPath, onPath, urlOf } from './match.js'
 import { DEFAULT_MAX_BODY_BYTES } from './fastapi/body.js'
 import { QueryParams } from './fastapi/query-string.js'
-import { httpError, jsonResponse, methodNotAllowed, notFound, temporaryRedirect } from './fastapi/responses.js'
+import { httpError, jsonResponse, methodNotAllowed, notFound, temporaryRedirect, withoutBody, writtenBody } from './fastapi/responses.js'
 import { createRouter, type RouteResult } from './fastapi/router.js'
 import { statusPhrase } from './fastapi/status-phrases.js'
 import { pathFromUrlPath, redirectLocation } from './fastapi/url-quote.js'
@@ -177,7 +177,7 @@ async function runOperation(route: ApiRoute, context: OperationContext): Promise
 
 /** uvicorn sends no body for HEAD, but keeps every header of the answer (content-length included). */
 const withoutBodyForHead = (request: Request, response: Response): Response =>
-  request.method === 'HEAD' && response.body ? new Response(null, { status: response.status, headers: response.headers }) : response
+  request.method === 'HEAD' && (response.body || writtenBody(response)) ? withoutBody(response) : response
 
 const answerThrown = (thrown: unknown): Response => {
   if (thrown instanceof Response) return thrown

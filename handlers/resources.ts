@@ -2,7 +2,8 @@ import type { z } from 'zod'
 import type { Profile } from '../model/profile.js'
 import { Timestamp } from '../model/schemas.js'
 import { encodePythonJson, encodeScalar, isPlainJson } from './fastapi/python-json-encode.js'
-import { utf8Json, type EncodedJson } from './fastapi/responses.js'
+import type { EncodedJson } from './fastapi/responses.js'
+import { JsonArena } from './json-arena.js'
 import { PyFloat } from './fastapi/python-value.js'
 
 type Schema = z.core.$ZodType
@@ -11,33 +12,29 @@ type Def = { type: string; innerType?: Schema; shape?: Record<string, Schema>; e
 type Encoder = (value: unknown) => string
 
 const encoders = new WeakMap<Schema, WeakMap<Profile, Encoder>>()
-const remembered = new WeakMap<object, WeakMap<Encoder, Map<object, Uint8Array>>>()
+const remembered = new WeakMap<object, WeakMap<Encoder, JsonArena>>()
 
 /**
- * Records whose JSON is kept, per schema and profile, in each world. The first this many
- * records written are kept and no others, so serving pages again costs nothing, memory
- * stays bounded, and a world with more records than this never churns: replacing kept
- * JSON would turn every request into garbage for the old generation.
+ * Memory the wire JSON kept per world, schema and profile may take: the JSON of every
+ * persona of a 100,000-persona team (~68 MB) fits. Past it, records are written each time.
  */
-export const REMEMBERED_ENCODINGS = 20_000
+export const REMEMBERED_JSON_BYTES = 96 * 2 ** 20
 
 /**
- * A record's wire JSON ({@link writeResource}), remembered when it is one of the
- * first {@link REMEMBERED_ENCODINGS} records of `world` asked for, as UTF-8 bytes: stored
- * records are replaced, never changed in place, so it cannot go stale, and it goes when
- * the world does (a reset).
+ * A record's wire JSON ({@link writeResource}) as UTF-8, kept once written (up to
+ * {@link REMEMBERED_JSON_BYTES} per world): stored records are replaced, never changed in
+ * place, so it cannot go stale, and it goes when the world does (a reset).
  */
 export function encodeResource(schema: Schema, record: object, profile: Profile, world: object): EncodedJson {
   const encode = encoderFor(schema, profile)
   let byEncoder = remembered.get(world)
   if (!byEncoder) remembered.set(world, (byEncoder = new WeakMap()))
   let kept = byEncoder.get(encode)
-  if (!kept) byEncoder.set(encode, (kept = new Map()))
+  if (!kept) byEncoder.set(encode, (kept = new JsonArena(REMEMBERED_JSON_BYTES)))
   const bytes = kept.get(record)
   if (bytes !== undefined) return bytes
   const json = encode(record)
-  if (kept.size < REMEMBERED_ENCODINGS) kept.set(record, utf8Json(json))
-  return json
+  return kept.keep(record, json) ?? json
 }
 
 /**

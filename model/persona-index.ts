@@ -3,11 +3,16 @@ import type { Persona } from './schemas.js'
 /** One team's personas in list order, with the lowercased fields that search reads. */
 export interface TeamPersonas {
   readonly ordered: readonly Persona[]
-  readonly searchable: readonly SearchableFields[]
+  /** name, description and role of each persona, lowercased: built on the team's first search, then kept. */
+  readonly lowercase: () => LowercaseFields
 }
 
-/** name, description and role, lowercased once (not per request). */
-type SearchableFields = readonly [string, string | null, string]
+/** Parallel to `ordered`: one array per field, rather than an array per persona (~70 bytes each). */
+interface LowercaseFields {
+  readonly names: readonly string[]
+  readonly descriptions: readonly (string | null)[]
+  readonly roles: readonly string[]
+}
 
 /** Groups personas by team, each group in list order: created_at descending, then id ascending. */
 export function indexPersonas(records: readonly Persona[]): Map<string, TeamPersonas> {
@@ -18,15 +23,21 @@ export function indexPersonas(records: readonly Persona[]): Map<string, TeamPers
     else groups.set(persona.team_id, [persona])
   }
   const index = new Map<string, TeamPersonas>()
-  const lower = sharedLowercase()
   for (const [teamId, personas] of groups) {
     personas.sort(comparePersonas)
-    index.set(teamId, {
-      ordered: personas,
-      searchable: personas.map((p) => [lower(p.name), p.description === null ? null : lower(p.description), lower(p.role)] as const),
-    })
+    let lowercase: LowercaseFields | undefined
+    index.set(teamId, { ordered: personas, lowercase: () => (lowercase ??= lowercaseFields(personas)) })
   }
   return index
+}
+
+function lowercaseFields(personas: readonly Persona[]): LowercaseFields {
+  const lower = sharedLowercase()
+  return {
+    names: personas.map((persona) => lower(persona.name)),
+    descriptions: personas.map((persona) => (persona.description === null ? null : lower(persona.description))),
+    roles: personas.map((persona) => lower(persona.role)),
+  }
 }
 
 /**
@@ -58,25 +69,31 @@ export interface PersonaFilter {
  */
 export function queryPersonas(team: TeamPersonas | undefined, filter: PersonaFilter, offset: number, limit: number) {
   if (!team) return { results: [] as Persona[], total: 0 }
-  const matches = matcher(filter)
+  const matches = matcher(filter, team)
   if (!matches) return { results: team.ordered.slice(offset, offset + limit), total: team.ordered.length }
   const results: Persona[] = []
   let total = 0
   team.ordered.forEach((persona, position) => {
-    if (!matches(persona, team.searchable[position] as SearchableFields)) return
+    if (!matches(persona, position)) return
     if (total >= offset && results.length < limit) results.push(persona)
     total++
   })
   return { results, total }
 }
 
-function matcher(filter: PersonaFilter) {
+function matcher(filter: PersonaFilter, team: TeamPersonas) {
   const intents = filter.intents == null ? undefined : new Set(filter.intents)
   const isPreset = filter.isPreset ?? undefined
   const needle = filter.search ? filter.search.toLowerCase() : undefined
   if (!intents && isPreset === undefined && needle === undefined) return undefined
-  return (persona: Persona, [name, description, role]: SearchableFields) =>
+  const { names, descriptions, roles } = needle === undefined ? NO_TEXT : team.lowercase()
+  return (persona: Persona, position: number) =>
     (!intents || intents.has(persona.intent)) &&
     (isPreset === undefined || persona.is_preset === isPreset) &&
-    (needle === undefined || name.includes(needle) || role.includes(needle) || (description?.includes(needle) ?? false))
+    (needle === undefined ||
+      (names[position] as string).includes(needle) ||
+      (roles[position] as string).includes(needle) ||
+      (descriptions[position]?.includes(needle) ?? false))
 }
+
+const NO_TEXT: LowercaseFields = { names: [], descriptions: [], roles: [] }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { getResponse, RequestHandler } from 'msw'
-import { httpError, writtenBody } from '../handlers/fastapi/responses.js'
+import { hostSendsBytes, httpError, writtenBody } from '../handlers/fastapi/responses.js'
 import { urlOf } from '../handlers/match.js'
 
 export interface AdapterOptions {
@@ -27,6 +27,7 @@ export function mswAdapter({ handlers, maxBodyBytes, afterResponse, onError }: A
       if (body === TOO_LARGE) return send(res, httpError(413, 'Request body too large'), req.method)
       const request = toFetchRequest(req, body)
       skipLoggingClone(request)
+      hostSendsBytes(request)
       const response = await getResponse([...handlers()], request, { baseUrl: urlOf(request).origin })
       if (!response || response.headers.get('x-msw-intention') === 'passthrough') return next()
       if (response.type === 'error') return void res.destroy()

@@ -13,15 +13,19 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 const utf8 = new TextEncoder()
 
-/** JSON text as the UTF-8 bytes Starlette sends. */
-export const utf8Json = (json: string): Uint8Array => utf8.encode(json)
-
 function textResponse(status: number, text: string, headers: Record<string, string>): Response {
   return bytesResponse(status, utf8.encode(text), headers)
 }
 
+/**
+ * An answer holding its bytes, without a body stream yet: {@link deliverable} gives it one
+ * where a Fetch runtime reads it, and a host that writes {@link writtenBody} to the socket
+ * never needs one. Each body stream costs more than the page it carries in Node 20: the
+ * body is copied, and the stream is a transferable object that outlives young-generation
+ * GCs (with ~4 KB of the request it answered).
+ */
 function bytesResponse(status: number, bytes: Uint8Array, headers: Record<string, string> = {}): Response {
-  const response = new HttpResponse(bytes as Uint8Array<ArrayBuffer>, {
+  const response = new HttpResponse(null, {
     status,
     headers: { ...headers, 'content-length': String(bytes.byteLength), 'content-type': 'application/json' },
   })
@@ -41,6 +45,29 @@ type WrittenResponse = Response & { [WRITTEN_BODY]?: Uint8Array }
  * writes them straight to the socket). `undefined` for any other response.
  */
 export const writtenBody = (response: Response): Uint8Array | undefined => (response as WrittenResponse)[WRITTEN_BODY]
+
+/** Marks requests whose host sends answers' {@link writtenBody} itself. */
+const HOST_SENDS_BYTES = Symbol('agent-console-mock host sends bytes')
+type MarkedRequest = Request & { [HOST_SENDS_BYTES]?: true }
+
+/** Tells the handlers that the host of `request` writes answers' bytes itself: their answers get no body stream. */
+export const hostSendsBytes = (request: Request): void => void ((request as MarkedRequest)[HOST_SENDS_BYTES] = true)
+
+/**
+ * The answer to `request` as msw hands it on: with its body, unless the request's host
+ * sends the bytes itself ({@link hostSendsBytes}). Other responses are returned as they are.
+ */
+export function deliverable(response: Response, request: Request): Response {
+  const bytes = writtenBody(response)
+  if (!bytes || response.body || (request as MarkedRequest)[HOST_SENDS_BYTES] || bytes.byteLength === 0) return response
+  const complete = new HttpResponse(bytes as Uint8Array<ArrayBuffer>, { status: response.status, headers: response.headers })
+  ;(complete as WrittenResponse)[WRITTEN_BODY] = bytes
+  return complete
+}
+
+/** The same answer with no body and no bytes (uvicorn's answer to HEAD): every header, content-length included, is kept. */
+export const withoutBody = (response: Response): Response =>
+  response.type === 'error' ? response : new HttpResponse(null, { status: response.status, headers: response.headers })
 
 /** An answer whose JSON was written once and is sent as it is. */
 export const encodedJsonResponse = (status: number, json: string, headers: Record<string, string> = {}): Response =>
