@@ -1,59 +1,53 @@
 /**
- * Records' wire JSON, kept as UTF-8 in a few large chunks and found by record. A kept
- * record costs its bytes and one `Map` entry: no object of its own (a `Uint8Array` each
- * cost ~200 bytes more and, being many small objects, slowed every full GC), and no string
- * for the garbage collector to move. Records must be replaced, never changed in place, for
- * their JSON to stay true (the collections' records are).
+ * The wire JSON of one list's records (a team's personas, a policy's rules), by position,
+ * kept as UTF-8 in 1 MiB chunks. A kept record costs its bytes and 8 bytes of position
+ * table: no object of its own (a `Uint8Array` each cost ~200 bytes more and slowed every
+ * full GC), and finding it is two array reads, where a `Map` keyed by record missed the
+ * CPU caches several times per record in a large world.
  *
- * Once its chunks reach `maxBytes`, later records are not kept: memory stays bounded and nothing
- * churns (replacing kept JSON would turn every request into old-generation garbage).
- * @example const arena = new JsonArena(64 * 2 ** 20); arena.get(record) ?? arena.keep(record, json)
+ * The list must be replaced, never changed in place, when its records change (the world's
+ * indexes are rebuilt on every write), so that a position's JSON stays true. Its chunks are
+ * taken from a {@link JsonBudget} shared by the lists of one world.
+ * @example const kept = new ListJson(budget, list.length); kept.get(7) ?? kept.keep(7, json)
  */
-export class JsonArena {
+export class ListJson {
   readonly #chunks: Uint8Array[] = []
-  /** Where each kept record is: [start, length] at 2 × slot; start is chunk << CHUNK_BITS | offset. */
-  #spans = new Uint32Array(2 * 1024)
-  readonly #slots = new Map<object, number>()
+  /** [start, length] of position p at 2p (length 0: not kept); start is chunk << CHUNK_BITS | offset. */
+  readonly #spans: Uint32Array
+  readonly #budget: JsonBudget
+  /** What this list took from the budget, given back once the list is collected. */
+  readonly #taken = { bytes: 0 }
   #used = 0
-  #full = false
-  readonly #maxChunks: number
 
-  /** @param maxBytes memory the kept JSON may take, in whole chunks of 1 MiB (at most 4 GiB) */
-  constructor(maxBytes: number) {
-    this.#maxChunks = Math.min(MAX_CHUNKS, Math.floor(maxBytes / CHUNK_BYTES))
+  constructor(budget: JsonBudget, size: number) {
+    this.#budget = budget
+    this.#spans = new Uint32Array(2 * size)
+    budget.track(this, this.#taken)
   }
 
-  /** Bytes the arena holds (its chunks, whole). */
-  get bytes(): number {
-    return this.#chunks.length * CHUNK_BYTES
-  }
-
-  /** The JSON kept for `record`, or undefined. */
-  get(record: object): Uint8Array | undefined {
-    const slot = this.#slots.get(record)
-    if (slot === undefined) return undefined
-    const start = this.#spans[2 * slot] as number
+  /** The JSON kept for the record at `position`, or undefined. */
+  get(position: number): Uint8Array | undefined {
+    const length = this.#spans[2 * position + 1]
+    if (!length) return undefined
+    const start = this.#spans[2 * position] as number
     const offset = start & OFFSET_MASK
-    return (this.#chunks[start >>> CHUNK_BITS] as Uint8Array).subarray(offset, offset + (this.#spans[2 * slot + 1] as number))
+    return (this.#chunks[start >>> CHUNK_BITS] as Uint8Array).subarray(offset, offset + length)
   }
 
-  /** Keeps `json` as the JSON of `record`, when there is room. @returns the kept bytes, or undefined */
-  keep(record: object, json: string): Uint8Array | undefined {
-    if (this.#full || json.length > CHUNK_BYTES / 3) return undefined
+  /** Keeps `json` for the record at `position`, when the budget allows. @returns the kept bytes, or undefined */
+  keep(position: number, json: string): Uint8Array | undefined {
+    if (2 * position >= this.#spans.length || json.length === 0 || json.length > CHUNK_BYTES / 3) return undefined
     let chunk = this.#chunks.at(-1)
     let written = chunk && this.#encodeInto(chunk, json)
     if (chunk === undefined || written === undefined) {
-      if (this.#chunks.length >= this.#maxChunks) return void (this.#full = true)
+      if (this.#chunks.length >= MAX_CHUNKS || !this.#budget.take(CHUNK_BYTES, this.#taken)) return undefined
       chunk = new Uint8Array(CHUNK_BYTES)
       this.#chunks.push(chunk)
       this.#used = 0
       written = this.#encodeInto(chunk, json) as number
     }
-    const slot = this.#slots.size
-    if (2 * slot + 2 > this.#spans.length) this.#spans = grown(this.#spans)
-    this.#spans[2 * slot] = ((this.#chunks.length - 1) << CHUNK_BITS) | this.#used
-    this.#spans[2 * slot + 1] = written
-    this.#slots.set(record, slot)
+    this.#spans[2 * position] = ((this.#chunks.length - 1) << CHUNK_BITS) | this.#used
+    this.#spans[2 * position + 1] = written
     const bytes = chunk.subarray(this.#used, this.#used + written)
     this.#used += written
     return bytes
@@ -66,6 +60,34 @@ export class JsonArena {
   }
 }
 
+/**
+ * The bytes of kept JSON that the lists of one world may hold together. A list's bytes come
+ * back once the list is collected (its world's index was rebuilt), so rebuilding never
+ * uses the budget up. Past it, records are written each time: memory stays bounded, and
+ * nothing churns (replacing kept JSON would turn every request into old-generation garbage).
+ */
+export class JsonBudget {
+  #left: number
+  readonly #returns = new FinalizationRegistry<{ bytes: number }>((taken) => void (this.#left += taken.bytes))
+
+  constructor(maxBytes: number) {
+    this.#left = maxBytes
+  }
+
+  /** Takes `bytes` for `taken`'s list, when that many are left. */
+  take(bytes: number, taken: { bytes: number }): boolean {
+    if (bytes > this.#left) return false
+    this.#left -= bytes
+    taken.bytes += bytes
+    return true
+  }
+
+  /** Gives `taken.bytes` back once `list` is collected. */
+  track(list: object, taken: { bytes: number }): void {
+    this.#returns.register(list, taken)
+  }
+}
+
 const CHUNK_BITS = 20
 /** 1 MiB: large enough that chunks are few, small enough that the last one wastes little. */
 const CHUNK_BYTES = 1 << CHUNK_BITS
@@ -74,9 +96,3 @@ const OFFSET_MASK = CHUNK_BYTES - 1
 const MAX_CHUNKS = 2 ** (32 - CHUNK_BITS)
 
 const utf8 = new TextEncoder()
-
-function grown(spans: Uint32Array): Uint32Array<ArrayBuffer> {
-  const larger = new Uint32Array(spans.length * 2)
-  larger.set(spans)
-  return larger
-}

@@ -1,5 +1,5 @@
 import { HttpHandler, RequestHandler, type HttpHandlerMethod, type HttpRequestParsedResult } from 'msw'
-import { deliverable } from './fastapi/responses.js'
+import { withBody } from './fastapi/responses.js'
 
 /**
  * msw handlers that match on the raw (still percent-encoded) pathname. msw's own path
@@ -33,17 +33,31 @@ class PathHandler extends HttpHandler {
    * aborts an `AbortController` after every resolver, for `finalize`; in Node 20 each abort
    * builds a `DOMException` (a captured stack, kept in a `WeakMap`) that held each request's
    * objects past young-generation GCs: a fifth of the CPU time and ~2 KB of old-generation
-   * garbage a request. Like msw, it records the request's clone for logging in msw's cache.
+   * garbage a request. Like msw, it gives the result a clone of the request for logging,
+   * except to a host's request ({@link fromHost}).
    */
   override async run({ request, requestId }: RunArgs): RunResult {
     const parsedResult = await this.parse({ request })
     if (!(await this.predicate({ request, parsedResult }))) return null
-    const requestClone = loggingClone(request)
+    const host = isFromHost(request)
+    const requestClone = host ? request : loggingClone(request)
     this.isUsed = true
     const response = await answerOrThrown(this.#answer, request)
-    return { handler: this, request: requestClone, requestId, parsedResult, response: response && deliverable(response, request) }
+    return { handler: this, request: requestClone, requestId, parsedResult, response: response && (host ? response : withBody(response)) }
   }
 }
+
+const FROM_HOST = Symbol('agent-console-mock host request')
+
+/**
+ * Marks a request that a host hands to msw's `getResponse` and answers itself: it writes
+ * the answer's bytes ({@link writtenBody}) to its socket and logs no request. So its answer
+ * needs no body stream, and the request no clone for logging (a clone costs a `WeakMap`
+ * entry in msw's cache, which outlives young-generation GCs).
+ */
+export const fromHost = (request: Request): void => void ((request as HostRequest)[FROM_HOST] = true)
+const isFromHost = (request: Request): boolean => (request as HostRequest)[FROM_HOST] === true
+type HostRequest = Request & { [FROM_HOST]?: true }
 
 type Answer = (request: Request) => Response | undefined | Promise<Response | undefined>
 type RunArgs = Parameters<HttpHandler['run']>[0]

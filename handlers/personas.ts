@@ -6,7 +6,7 @@ import { queryReader, throwIfInvalid, validateParams } from './fastapi/params.js
 import { httpError, listResponse } from './fastapi/responses.js'
 import { authenticate, requirePermission } from './fastapi/security.js'
 import { toIndex, type Operation } from './operation.js'
-import { encodeResource } from './resources.js'
+import { encodeListed } from './resources.js'
 
 /**
  * `GET /v1/personas/`: a team's personas, filtered by intents, preset status and a
@@ -26,6 +26,7 @@ export const listPersonas: Operation = async ({ request, query, world, profile, 
     isPreset: values.is_preset as boolean | null,
     search: values.search as string | null,
   }
-  const page = queryPersonas(world.personasByTeam().get(teamId), filter, toIndex(values.offset), toIndex(values.limit))
-  return listResponse(page.results.map((persona) => encodeResource(Persona, persona, profile, world)), page.total)
+  const team = world.personasByTeam().get(teamId)
+  const page = queryPersonas(team, filter, toIndex(values.offset), toIndex(values.limit))
+  return listResponse(page.positions.map((position) => encodeListed(Persona, team!.ordered, position, profile, world)), page.total)
 }

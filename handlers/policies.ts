@@ -6,7 +6,7 @@ import { pathReader, queryReader, throwIfInvalid, validateParams } from './fasta
 import { httpError, listResponse } from './fastapi/responses.js'
 import { authenticate, requirePermission } from './fastapi/security.js'
 import { toIndex, type Operation } from './operation.js'
-import { encodeResource } from './resources.js'
+import { encodeListed } from './resources.js'
 
 /**
  * `GET /v1/policies/{policy_id}/rules`: one page of a policy's rules, created_at ascending,
@@ -27,9 +27,10 @@ export const listPolicyRules: Operation = async ({ request, params, query, world
   const policy = world.policyById().get(values.policy_id as string)
   if (!policy || (!user.is_super_admin && policy.team_id !== user.team_id)) throw httpError(404, 'Policy not found')
   const rules = world.rulesByPolicy().get(policy.id) ?? []
-  const start = toIndex(values[offset])
-  const page = rules.slice(start, start + toIndex(values[limit]))
-  return listResponse(page.map((rule) => encodeResource(PolicyRule, rule, profile, world)), rules.length)
+  const start = Math.min(toIndex(values[offset]), rules.length)
+  const end = Math.min(start + toIndex(values[limit]), rules.length)
+  const page = Array.from({ length: end - start }, (_, index) => encodeListed(PolicyRule, rules, start + index, profile, world))
+  return listResponse(page, rules.length)
 }
 
 const rulesQueries = new WeakMap<Profile['rulesPaging'], ReturnType<typeof listRulesQuery>>()

@@ -3,7 +3,7 @@ import type { Profile } from '../model/profile.js'
 import { Timestamp } from '../model/schemas.js'
 import { encodePythonJson, encodeScalar, isPlainJson } from './fastapi/python-json-encode.js'
 import type { EncodedJson } from './fastapi/responses.js'
-import { JsonArena } from './json-arena.js'
+import { JsonBudget, ListJson } from './json-arena.js'
 import { PyFloat } from './fastapi/python-value.js'
 
 type Schema = z.core.$ZodType
@@ -12,29 +12,38 @@ type Def = { type: string; innerType?: Schema; shape?: Record<string, Schema>; e
 type Encoder = (value: unknown) => string
 
 const encoders = new WeakMap<Schema, WeakMap<Profile, Encoder>>()
-const remembered = new WeakMap<object, WeakMap<Encoder, JsonArena>>()
+const budgets = new WeakMap<object, JsonBudget>()
+const kept = new WeakMap<readonly object[], WeakMap<Encoder, ListJson>>()
 
 /**
- * Memory the wire JSON kept per world, schema and profile may take: the JSON of every
- * persona of a 100,000-persona team (~68 MB) fits. Past it, records are written each time.
+ * Memory the wire JSON kept for one world's lists may take: the JSON of every persona of a
+ * 100,000-persona team (~68 MB) fits. Past it, records are written each time.
  */
 export const REMEMBERED_JSON_BYTES = 96 * 2 ** 20
 
 /**
- * A record's wire JSON ({@link writeResource}) as UTF-8, kept once written (up to
- * {@link REMEMBERED_JSON_BYTES} per world): stored records are replaced, never changed in
- * place, so it cannot go stale, and it goes when the world does (a reset).
+ * The wire JSON ({@link writeResource}) of `list[position]`, as UTF-8, kept once written
+ * (up to {@link REMEMBERED_JSON_BYTES} per world). `list` is one of the world's index
+ * arrays (a team's personas, a policy's rules): they are replaced, never changed in place,
+ * when the world changes, so the JSON cannot go stale, and it goes when the list does.
+ * @example encodeListed(Persona, team.ordered, 0, profile, world)
  */
-export function encodeResource(schema: Schema, record: object, profile: Profile, world: object): EncodedJson {
+export function encodeListed(schema: Schema, list: readonly object[], position: number, profile: Profile, world: object): EncodedJson {
   const encode = encoderFor(schema, profile)
-  let byEncoder = remembered.get(world)
-  if (!byEncoder) remembered.set(world, (byEncoder = new WeakMap()))
-  let kept = byEncoder.get(encode)
-  if (!kept) byEncoder.set(encode, (kept = new JsonArena(REMEMBERED_JSON_BYTES)))
-  const bytes = kept.get(record)
+  let byEncoder = kept.get(list)
+  if (!byEncoder) kept.set(list, (byEncoder = new WeakMap()))
+  let json = byEncoder.get(encode)
+  if (!json) byEncoder.set(encode, (json = new ListJson(budgetOf(world), list.length)))
+  const bytes = json.get(position)
   if (bytes !== undefined) return bytes
-  const json = encode(record)
-  return kept.keep(record, json) ?? json
+  const written = encode(list[position])
+  return json.keep(position, written) ?? written
+}
+
+function budgetOf(world: object): JsonBudget {
+  let budget = budgets.get(world)
+  if (!budget) budgets.set(world, (budget = new JsonBudget(REMEMBERED_JSON_BYTES)))
+  return budget
 }
 
 /**

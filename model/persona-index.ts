@@ -64,22 +64,26 @@ export interface PersonaFilter {
 }
 
 /**
- * One page of a team's personas and the count of all that match. With no filter the page is
- * a slice of the index; otherwise matches are counted without being copied.
+ * One page of a team's personas, as positions in its list order, and the count of all that
+ * match. With no filter the page is a range of the index; otherwise matches are counted
+ * without being copied.
  */
 export function queryPersonas(team: TeamPersonas | undefined, filter: PersonaFilter, offset: number, limit: number) {
-  if (!team) return { results: [] as Persona[], total: 0 }
+  if (!team) return { positions: [] as number[], total: 0 }
   const matches = matcher(filter, team)
-  if (!matches) return { results: team.ordered.slice(offset, offset + limit), total: team.ordered.length }
-  const results: Persona[] = []
+  const count = team.ordered.length
+  if (!matches) return { positions: range(Math.min(offset, count), Math.min(offset + limit, count)), total: count }
+  const positions: number[] = []
   let total = 0
   team.ordered.forEach((persona, position) => {
     if (!matches(persona, position)) return
-    if (total >= offset && results.length < limit) results.push(persona)
+    if (total >= offset && positions.length < limit) positions.push(position)
     total++
   })
-  return { results, total }
+  return { positions, total }
 }
+
+const range = (start: number, end: number): number[] => Array.from({ length: end - start }, (_, index) => start + index)
 
 function matcher(filter: PersonaFilter, team: TeamPersonas) {
   const intents = filter.intents == null ? undefined : new Set(filter.intents)

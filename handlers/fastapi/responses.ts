@@ -18,7 +18,7 @@ function textResponse(status: number, text: string, headers: Record<string, stri
 }
 
 /**
- * An answer holding its bytes, without a body stream yet: {@link deliverable} gives it one
+ * An answer holding its bytes, without a body stream yet: {@link withBody} gives it one
  * where a Fetch runtime reads it, and a host that writes {@link writtenBody} to the socket
  * never needs one. Each body stream costs more than the page it carries in Node 20: the
  * body is copied, and the stream is a transferable object that outlives young-generation
@@ -46,20 +46,13 @@ type WrittenResponse = Response & { [WRITTEN_BODY]?: Uint8Array }
  */
 export const writtenBody = (response: Response): Uint8Array | undefined => (response as WrittenResponse)[WRITTEN_BODY]
 
-/** Marks requests whose host sends answers' {@link writtenBody} itself. */
-const HOST_SENDS_BYTES = Symbol('agent-console-mock host sends bytes')
-type MarkedRequest = Request & { [HOST_SENDS_BYTES]?: true }
-
-/** Tells the handlers that the host of `request` writes answers' bytes itself: their answers get no body stream. */
-export const hostSendsBytes = (request: Request): void => void ((request as MarkedRequest)[HOST_SENDS_BYTES] = true)
-
 /**
- * The answer to `request` as msw hands it on: with its body, unless the request's host
- * sends the bytes itself ({@link hostSendsBytes}). Other responses are returned as they are.
+ * The answer as a Fetch runtime reads it: with its body. Responses that already have one,
+ * or were not written here, are returned as they are.
  */
-export function deliverable(response: Response, request: Request): Response {
+export function withBody(response: Response): Response {
   const bytes = writtenBody(response)
-  if (!bytes || response.body || (request as MarkedRequest)[HOST_SENDS_BYTES] || bytes.byteLength === 0) return response
+  if (!bytes || response.body || bytes.byteLength === 0) return response
   const complete = new HttpResponse(bytes as Uint8Array<ArrayBuffer>, { status: response.status, headers: response.headers })
   ;(complete as WrittenResponse)[WRITTEN_BODY] = bytes
   return complete
