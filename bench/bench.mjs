@@ -4,7 +4,8 @@
  * 127.0.0.1, with the same load generator (autocannon) and settings, alternating, several
  * rounds, medians reported. Also: requests per second in-process (setupServer + fetch), time
  * from start to the first answered request, and RSS after load, per dataset size.
- * `--quick` measures 1,000 and 10,000 personas with short rounds and finishes in about a minute.
+ * `--quick` measures 1,000 and 10,000 personas with short rounds and finishes in about a minute;
+ * `--sizes 1000,100000` picks the sizes (personas per team) to measure.
  * Every measurement follows an untimed second of the same workload on each server (warm-up).
  * Prints a table and writes bench/results.json. Not part of `npm test`.
  */
@@ -15,10 +16,21 @@ import autocannon from 'autocannon'
 import { createMockServer } from '../dist/node/index.js'
 
 const quick = process.argv.includes('--quick')
-const SIZES = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]
+const sizesArgument = process.argv[process.argv.indexOf('--sizes') + 1]
+const SIZES = process.argv.includes('--sizes') ? parseSizes(sizesArgument) : quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]
 const ROUNDS = quick ? 1 : 3
 const SECONDS = quick ? 2 : 5
 const CONNECTIONS = 10
+
+/** `--sizes 1000,100000`: personas per team to measure, in order. */
+function parseSizes(text) {
+  const sizes = String(text ?? '').split(',').map(Number)
+  if (!text || sizes.some((size) => !Number.isInteger(size) || size < 10 || size > 100_000)) {
+    console.error('--sizes takes personas per team, separated by commas, each from 10 to 100000: e.g. --sizes 1000,100000')
+    process.exit(2)
+  }
+  return sizes
+}
 
 /** Starts a server process and waits for the URL it prints. */
 function startProcess(args, pattern) {

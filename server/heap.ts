@@ -8,12 +8,12 @@ export const LARGE_HEAP_BYTES = 100 * 1024 * 1024
 
 /**
  * Bounds V8's heap growth in the standalone server's process while it holds a large world.
- * Under load each request leaves a few kilobytes in the old generation (msw's per-request
- * objects outlive young-generation GCs), and by default V8 lets the old generation grow to
- * about four times the live data before the next full GC: with 200,000 personas (190 MB
- * live) the process went past 700 MB. Bounded, it stays near 400 MB for about 5% of the
- * throughput. A small world keeps V8's defaults: there the bound only adds full GCs (rules
- * pages lost half their throughput).
+ * Under load each request still leaves about a kilobyte in the old generation (its journal
+ * entry, parts of undici's request), and by default V8 lets the old generation grow to
+ * several times what it grows by between full GCs: with 200,000 personas (~120 MB live) the
+ * process reached ~440 MB, bounded ~350 MB, for ~7% of the persona-list throughput. A small
+ * world keeps V8's defaults: there the bound only adds full GCs (rules pages lost half their
+ * throughput).
  *
  * The bound is set before the world is seeded (V8 reads it when a full GC sets the next
  * limit, and seeding is when that happens), and the returned function, called once the
