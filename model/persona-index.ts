@@ -65,39 +65,77 @@ export interface PersonaFilter {
 
 /**
  * One page of a team's personas, as positions in its list order, and the count of all that
- * match. With no filter the page is a range of the index; otherwise matches are counted
- * without being copied.
+ * match. With no filter the page is a range of the index; a filtered page is a range of the
+ * filter's matches, found by one pass over the team and remembered for the next page.
  */
 export function queryPersonas(team: TeamPersonas | undefined, filter: PersonaFilter, offset: number, limit: number) {
   if (!team) return { positions: [] as number[], total: 0 }
-  const matches = matcher(filter, team)
-  const count = team.ordered.length
-  if (!matches) return { positions: range(Math.min(offset, count), Math.min(offset + limit, count)), total: count }
-  const positions: number[] = []
-  let total = 0
-  team.ordered.forEach((persona, position) => {
-    if (!matches(persona, position)) return
-    if (total >= offset && positions.length < limit) positions.push(position)
-    total++
-  })
-  return { positions, total }
+  const matches = matchingPositions(team, filter)
+  if (!matches) {
+    const count = team.ordered.length
+    return { positions: range(Math.min(offset, count), Math.min(offset + limit, count)), total: count }
+  }
+  return { positions: Array.from(matches.subarray(offset, offset + limit)), total: matches.length }
 }
 
 const range = (start: number, end: number): number[] => Array.from({ length: end - start }, (_, index) => start + index)
 
-function matcher(filter: PersonaFilter, team: TeamPersonas) {
+/**
+ * Filters whose matches are remembered, per team: paging through a filtered list (what a
+ * console does) then costs a page, not a pass over the team. The newest are kept; the
+ * matches go with the team's index, which is rebuilt when the personas change.
+ */
+export const REMEMBERED_FILTERS = 16
+const REMEMBERED_FILTER_LENGTH = 1024
+const remembered = new WeakMap<TeamPersonas, Map<string, Int32Array>>()
+
+/** The positions of the personas matching `filter`, in list order; undefined when nothing filters. */
+function matchingPositions(team: TeamPersonas, filter: PersonaFilter): Int32Array | undefined {
+  const criteria = criteriaOf(filter)
+  if (!criteria) return undefined
+  let byFilter = remembered.get(team)
+  if (!byFilter) remembered.set(team, (byFilter = new Map()))
+  const key = JSON.stringify([criteria.intents ? [...criteria.intents].sort() : null, criteria.isPreset ?? null, criteria.needle ?? null])
+  // A filter as long as a query string may be (a megabyte of search text) is not kept.
+  if (key.length > REMEMBERED_FILTER_LENGTH) return scan(team, criteria)
+  let matches = byFilter.get(key)
+  if (matches) byFilter.delete(key)
+  else matches = scan(team, criteria)
+  byFilter.set(key, matches)
+  if (byFilter.size > REMEMBERED_FILTERS) byFilter.delete(byFilter.keys().next().value as string)
+  return matches
+}
+
+interface Criteria {
+  intents: ReadonlySet<string> | undefined
+  isPreset: boolean | undefined
+  /** The search text, lowercased. */
+  needle: string | undefined
+}
+
+function criteriaOf(filter: PersonaFilter): Criteria | undefined {
   const intents = filter.intents == null ? undefined : new Set(filter.intents)
   const isPreset = filter.isPreset ?? undefined
   const needle = filter.search ? filter.search.toLowerCase() : undefined
-  if (!intents && isPreset === undefined && needle === undefined) return undefined
+  return !intents && isPreset === undefined && needle === undefined ? undefined : { intents, isPreset, needle }
+}
+
+function scan(team: TeamPersonas, { intents, isPreset, needle }: Criteria): Int32Array {
   const { names, descriptions, roles } = needle === undefined ? NO_TEXT : team.lowercase()
-  return (persona: Persona, position: number) =>
-    (!intents || intents.has(persona.intent)) &&
-    (isPreset === undefined || persona.is_preset === isPreset) &&
-    (needle === undefined ||
-      (names[position] as string).includes(needle) ||
-      (roles[position] as string).includes(needle) ||
-      (descriptions[position]?.includes(needle) ?? false))
+  const matches: number[] = []
+  team.ordered.forEach((persona, position) => {
+    if (
+      (!intents || intents.has(persona.intent)) &&
+      (isPreset === undefined || persona.is_preset === isPreset) &&
+      (needle === undefined ||
+        (names[position] as string).includes(needle) ||
+        (roles[position] as string).includes(needle) ||
+        (descriptions[position]?.includes(needle) ?? false))
+    ) {
+      matches.push(position)
+    }
+  })
+  return Int32Array.from(matches)
 }
 
 const NO_TEXT: LowercaseFields = { names: [], descriptions: [], roles: [] }

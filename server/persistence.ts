@@ -37,6 +37,8 @@ export class StatePersistence {
       await access(dirname(this.path), constants.W_OK).catch((cause: Error) => {
         throw new Error(`${this.path} cannot be written: ${cause.message}`)
       })
+      // The seeded world is not a change: reads alone never write the file.
+      this.#saved = this.instance.stateVersion
       return false
     }
     try {

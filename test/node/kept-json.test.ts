@@ -1,7 +1,8 @@
 /**
- * Answers are written once and their JSON kept (handlers/json-arena.ts), and msw runs the
- * mock's handlers on a lean path of their own (handlers/match.ts). Neither may change what
- * a client or an msw listener sees.
+ * Answers are written once and their JSON kept (handlers/json-arena.ts), a filter's matches
+ * are remembered for its next page (model/persona-index.ts), and msw runs the mock's
+ * handlers on a lean path of their own (handlers/match.ts). None of it may change what a
+ * client or an msw listener sees.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createMockServer, type MockServer } from 'agent-console-mock/node'
@@ -40,6 +41,23 @@ it('answers with the records as they are now after the world changes, not with J
   const after = JSON.parse((await read('/v1/personas/?limit=3')).bytes.toString())
   expect(after.total).toBe(before.total - 1)
   expect(after.results[0]).toEqual(renamed.results[1])
+})
+
+it('answers filtered pages from the personas as they are now, however many filters came in between', async () => {
+  const filtered = '/v1/personas/?intents=curious&intents=benign&limit=100'
+  const before = JSON.parse((await read(filtered)).bytes.toString())
+  expect(before.total).toBeGreaterThan(1)
+  // More distinct filters than are remembered, then the first again: the same answer.
+  for (let offset = 0; offset < 20; offset++) expect((await read(`/v1/personas/?search=e&offset=${offset}`)).status).toBe(200)
+  expect(JSON.parse((await read('/v1/personas/?intents=benign&intents=curious&limit=100')).bytes.toString())).toEqual(before)
+
+  const moved = before.results[0]
+  await mock.world.personas.update((q) => q.where({ id: moved.id }), { data: (draft) => void (draft.intent = 'adversarial') })
+  const after = JSON.parse((await read(filtered)).bytes.toString())
+  expect(after.total).toBe(before.total - 1)
+  expect(after.results.map((persona: { id: string }) => persona.id)).not.toContain(moved.id)
+  const adversarial = JSON.parse((await read('/v1/personas/?intents=adversarial&limit=100')).bytes.toString())
+  expect(adversarial.results.map((persona: { id: string }) => persona.id)).toContain(moved.id)
 })
 
 it('keeps rules pages true to the policy', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
@@ -35,12 +35,21 @@ it('refuses a corrupt or foreign state file with a clear error, and leaves it un
   }
 })
 
-it('starts from the seeded world when the state file does not exist yet', async () => {
+it('starts from the seeded world when the state file does not exist yet, and writes it at the first change only', async () => {
   const stateFile = join(folder, 'new.json')
-  const running = await startTestServer({ seed: 16, stateFile })
+  const reader = await startTestServer({ seed: 16, stateFile })
   try {
-    expect(running.sessions.primary.fixtures.seed).toBe(16)
+    expect(reader.sessions.primary.fixtures.seed).toBe(16)
+    expect((await http(reader)('/v1/personas/', { token: reader.sessions.primary.fixtures.tokens.team_reader })).status).toBe(200)
   } finally {
-    await running.close()
+    await reader.close()
   }
+  expect(existsSync(stateFile), 'reads and a clean stop leave no file').toBe(false)
+
+  const writer = await startTestServer({ seed: 16, stateFile })
+  const dimension = writer.sessions.primary.fixtures.dimensions[0]!.id
+  const added = await http(writer)(`/v1/demographics/${dimension}/values/bulk`, { method: 'POST', token: writer.sessions.primary.fixtures.tokens.super_admin, json: { values: [{ value: 'first change' }] } })
+  expect(added.status).toBe(201)
+  await writer.close()
+  expect(JSON.parse(readFileSync(stateFile, 'utf8')).world.values.some((v: { value: string }) => v.value === 'first change')).toBe(true)
 })
