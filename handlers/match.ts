@@ -51,7 +51,7 @@ const FROM_HOST = Symbol('agent-console-mock host request')
 
 /**
  * Marks a request that a host hands to msw's `getResponse` and answers itself: it writes
- * the answer's bytes ({@link writtenBody}) to its socket and logs no request. So its answer
+ * the answer's bytes (`writtenBody`, fastapi/responses.ts) to its socket and logs no request. So its answer
  * needs no body stream, and the request no clone for logging (a clone costs a `WeakMap`
  * entry in msw's cache, which outlives young-generation GCs).
  */

@@ -3,7 +3,7 @@ import type { Profile } from '../model/profile.js'
 import { Timestamp } from '../model/schemas.js'
 import { encodePythonJson, encodeScalar, isPlainJson } from './fastapi/python-json-encode.js'
 import type { EncodedJson } from './fastapi/responses.js'
-import { JsonBudget, ListJson } from './json-arena.js'
+import { JsonBudget, ListJson } from './kept-json.js'
 import { PyFloat } from './fastapi/python-value.js'
 
 type Schema = z.core.$ZodType

@@ -1,5 +1,5 @@
 /**
- * Answers are written once and their JSON kept (handlers/json-arena.ts), a filter's matches
+ * Answers are written once and their JSON kept (handlers/kept-json.ts), a filter's matches
  * are remembered for its next page (model/persona-index.ts), and msw runs the mock's
  * handlers on a lean path of their own (handlers/match.ts). None of it may change what a
  * client or an msw listener sees.
