@@ -19,7 +19,7 @@ const kept = new WeakMap<readonly object[], WeakMap<Encoder, ListJson>>()
  * Memory the wire JSON kept for one world's lists may take: the JSON of every persona of a
  * 100,000-persona team (~68 MB) fits. Past it, records are written each time.
  */
-export const REMEMBERED_JSON_BYTES = 96 * 2 ** 20
+const REMEMBERED_JSON_BYTES = 96 * 2 ** 20
 
 /**
  * The wire JSON ({@link writeResource}) of `list[position]`, as UTF-8, kept once written

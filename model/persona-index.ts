@@ -85,7 +85,7 @@ const range = (start: number, end: number): number[] => Array.from({ length: end
  * console does) then costs a page, not a pass over the team. The newest are kept; the
  * matches go with the team's index, which is rebuilt when the personas change.
  */
-export const REMEMBERED_FILTERS = 16
+const REMEMBERED_FILTERS = 16
 const REMEMBERED_FILTER_LENGTH = 1024
 const remembered = new WeakMap<TeamPersonas, Map<string, Int32Array>>()
 
