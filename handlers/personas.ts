@@ -28,5 +28,5 @@ export const listPersonas: Operation = async ({ request, query, world, profile, 
   }
   const team = world.personasByTeam().get(teamId)
   const page = queryPersonas(team, filter, toIndex(values.offset), toIndex(values.limit))
-  return listResponse(page.positions.map((position) => encodeListed(Persona, team!.ordered, position, profile, world)), page.total)
+  return listResponse(team ? encodeListed(Persona, team.ordered, page.positions, profile, world) : [], page.total)
 }

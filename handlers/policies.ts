@@ -1,5 +1,6 @@
 import { Permission } from '../auth/claims.js'
 import type { Profile } from '../model/profile.js'
+import { pageRange } from '../model/paging.js'
 import { listRulesQuery, ListRulesPath } from '../model/requests.js'
 import { PolicyRule } from '../model/schemas.js'
 import { pathReader, queryReader, throwIfInvalid, validateParams } from './fastapi/params.js'
@@ -27,10 +28,8 @@ export const listPolicyRules: Operation = async ({ request, params, query, world
   const policy = world.policyById().get(values.policy_id as string)
   if (!policy || (!user.is_super_admin && policy.team_id !== user.team_id)) throw httpError(404, 'Policy not found')
   const rules = world.rulesByPolicy().get(policy.id) ?? []
-  const start = Math.min(toIndex(values[offset]), rules.length)
-  const end = Math.min(start + toIndex(values[limit]), rules.length)
-  const page = Array.from({ length: end - start }, (_, index) => encodeListed(PolicyRule, rules, start + index, profile, world))
-  return listResponse(page, rules.length)
+  const page = pageRange(rules.length, toIndex(values[offset]), toIndex(values[limit]))
+  return listResponse(encodeListed(PolicyRule, rules, page, profile, world), rules.length)
 }
 
 const rulesQueries = new WeakMap<Profile['rulesPaging'], ReturnType<typeof listRulesQuery>>()

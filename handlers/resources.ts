@@ -22,22 +22,31 @@ const kept = new WeakMap<readonly object[], WeakMap<Encoder, ListJson>>()
 const REMEMBERED_JSON_BYTES = 96 * 2 ** 20
 
 /**
- * The wire JSON ({@link writeResource}) of `list[position]`, as UTF-8, kept once written
- * (up to {@link REMEMBERED_JSON_BYTES} per world). `list` is one of the world's index
- * arrays (a team's personas, a policy's rules): they are replaced, never changed in place,
- * when the world changes, so the JSON cannot go stale, and it goes when the list does.
- * @example encodeListed(Persona, team.ordered, 0, profile, world)
+ * The wire JSON ({@link writeResource}) of the records of `list` at `positions`, as UTF-8,
+ * each kept once written (up to {@link REMEMBERED_JSON_BYTES} per world). `list` is one of
+ * the world's index arrays (a team's personas, a policy's rules): they are replaced, never
+ * changed in place, when the world changes, so the JSON cannot go stale, and it goes when
+ * the list does.
+ * @example encodeListed(Persona, team.ordered, [0, 1, 2], profile, world)
  */
-export function encodeListed(schema: Schema, list: readonly object[], position: number, profile: Profile, world: object): EncodedJson {
+export function encodeListed(schema: Schema, list: readonly object[], positions: readonly number[], profile: Profile, world: object): EncodedJson[] {
   const encode = encoderFor(schema, profile)
+  const json = keptFor(list, encode, world)
+  return positions.map((position) => {
+    const bytes = json.get(position)
+    if (bytes !== undefined) return bytes
+    const written = encode(list[position])
+    return json.keep(position, written) ?? written
+  })
+}
+
+/** The JSON kept for `list` as `encode` writes it, taking its memory from `world`'s budget. */
+function keptFor(list: readonly object[], encode: Encoder, world: object): ListJson {
   let byEncoder = kept.get(list)
   if (!byEncoder) kept.set(list, (byEncoder = new WeakMap()))
   let json = byEncoder.get(encode)
   if (!json) byEncoder.set(encode, (json = new ListJson(budgetOf(world), list.length)))
-  const bytes = json.get(position)
-  if (bytes !== undefined) return bytes
-  const written = encode(list[position])
-  return json.keep(position, written) ?? written
+  return json
 }
 
 function budgetOf(world: object): JsonBudget {

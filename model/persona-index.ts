@@ -1,3 +1,4 @@
+import { pageRange } from './paging.js'
 import type { Persona } from './schemas.js'
 
 /** One team's personas in list order, with the lowercased fields that search reads. */
@@ -71,14 +72,9 @@ export interface PersonaFilter {
 export function queryPersonas(team: TeamPersonas | undefined, filter: PersonaFilter, offset: number, limit: number) {
   if (!team) return { positions: [] as number[], total: 0 }
   const matches = matchingPositions(team, filter)
-  if (!matches) {
-    const count = team.ordered.length
-    return { positions: range(Math.min(offset, count), Math.min(offset + limit, count)), total: count }
-  }
+  if (!matches) return { positions: pageRange(team.ordered.length, offset, limit), total: team.ordered.length }
   return { positions: Array.from(matches.subarray(offset, offset + limit)), total: matches.length }
 }
-
-const range = (start: number, end: number): number[] => Array.from({ length: end - start }, (_, index) => start + index)
 
 /**
  * Filters whose matches are remembered, per team: paging through a filtered list (what a
@@ -93,11 +89,11 @@ const remembered = new WeakMap<TeamPersonas, Map<string, Int32Array>>()
 function matchingPositions(team: TeamPersonas, filter: PersonaFilter): Int32Array | undefined {
   const criteria = criteriaOf(filter)
   if (!criteria) return undefined
-  let byFilter = remembered.get(team)
-  if (!byFilter) remembered.set(team, (byFilter = new Map()))
   const key = JSON.stringify([criteria.intents ? [...criteria.intents].sort() : null, criteria.isPreset ?? null, criteria.needle ?? null])
   // A filter as long as a query string may be (a megabyte of search text) is not kept.
   if (key.length > REMEMBERED_FILTER_LENGTH) return scan(team, criteria)
+  let byFilter = remembered.get(team)
+  if (!byFilter) remembered.set(team, (byFilter = new Map()))
   let matches = byFilter.get(key)
   if (matches) byFilter.delete(key)
   else matches = scan(team, criteria)

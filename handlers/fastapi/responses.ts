@@ -25,13 +25,11 @@ function textResponse(status: number, text: string, headers: Record<string, stri
  * GCs (with ~4 KB of the request it answered).
  */
 function bytesResponse(status: number, bytes: Uint8Array, headers: Record<string, string> = {}): Response {
-  const response = new HttpResponse(null, {
-    status,
-    headers: { ...headers, 'content-length': String(bytes.byteLength), 'content-type': 'application/json' },
-  })
-  ;(response as WrittenResponse)[WRITTEN_BODY] = bytes
-  return response
+  const headersWritten = { ...headers, 'content-length': String(bytes.byteLength), 'content-type': 'application/json' }
+  return holding(new HttpResponse(null, { status, headers: headersWritten }), bytes)
 }
+
+const holding = (response: Response, bytes: Uint8Array): Response => (((response as WrittenResponse)[WRITTEN_BODY] = bytes), response)
 
 /**
  * Where an answer keeps the bytes this module wrote: on the response itself, rather than
@@ -53,14 +51,11 @@ export const writtenBody = (response: Response): Uint8Array | undefined => (resp
 export function withBody(response: Response): Response {
   const bytes = writtenBody(response)
   if (!bytes || response.body || bytes.byteLength === 0) return response
-  const complete = new HttpResponse(bytes as Uint8Array<ArrayBuffer>, { status: response.status, headers: response.headers })
-  ;(complete as WrittenResponse)[WRITTEN_BODY] = bytes
-  return complete
+  return holding(new HttpResponse(bytes as Uint8Array<ArrayBuffer>, { status: response.status, headers: response.headers }), bytes)
 }
 
 /** The same answer with no body and no bytes (uvicorn's answer to HEAD): every header, content-length included, is kept. */
-export const withoutBody = (response: Response): Response =>
-  response.type === 'error' ? response : new HttpResponse(null, { status: response.status, headers: response.headers })
+export const withoutBody = (response: Response): Response => new HttpResponse(null, { status: response.status, headers: response.headers })
 
 /** An answer whose JSON was written once and is sent as it is. */
 export const encodedJsonResponse = (status: number, json: string, headers: Record<string, string> = {}): Response =>
