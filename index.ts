@@ -2,7 +2,8 @@
  * agent-console-mock: the runtime-independent core. Hosts import `agent-console-mock/node`
  * (and later `/browser`); this entry gives the pieces to build your own.
  */
-export { createHandlers, type HandlerOptions } from './handlers/index.js'
+export { createHandlers, handlersOf, type HandlerOptions } from './hosts/msw.js'
+export { createCore, type Core, type CoreOptions } from './core/index.js'
 export { createWorld, DEFAULT_SEED, DEFAULT_PERSONAS_PER_TEAM, MAX_PERSONAS_PER_TEAM, type WorldOptions } from './factories/world.js'
 export { World, type WorldContents } from './model/world.js'
 export { DEFAULT_PROFILE, Profile, resolveProfile, type ProfileOptions } from './model/profile.js'

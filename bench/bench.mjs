@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import autocannon from 'autocannon'
-import { createMockServer } from '../dist/node/index.js'
+import { createMockServer } from '../dist/hosts/node/index.js'
 
 const quick = process.argv.includes('--quick')
 const sizesArgument = process.argv[process.argv.indexOf('--sizes') + 1]
@@ -79,7 +79,7 @@ async function load(url, request, seconds = SECONDS) {
 const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? 0
 
 async function measureSize(size) {
-  const mock = startProcess(['dist/server/cli.js', '--port', '0', '--personas', String(size), '--quiet'], /listening on (http:\/\/\S+)/)
+  const mock = startProcess(['dist/hosts/server/cli.js', '--port', '0', '--personas', String(size), '--quiet'], /listening on (http:\/\/\S+)/)
   const mockUrl = await mock.url
   const fixtures = await (await fetch(`${mockUrl}/__mock/fixtures`)).json()
   const first = await fetch(`${mockUrl}/v1/personas/`, { headers: { authorization: `Bearer ${fixtures.tokens.team_reader}` } })

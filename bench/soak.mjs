@@ -39,7 +39,7 @@ function rssMb(pid) {
 
 /** Starts the CLI and resolves with its URL once it listens; anything it writes to stderr is kept. */
 function startMock() {
-  const child = spawn(process.execPath, ['dist/server/cli.js', '--port', '0', '--quiet', '--personas', String(PERSONAS), '--sessions', String(SESSIONS + 4)], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['dist/hosts/server/cli.js', '--port', '0', '--quiet', '--personas', String(PERSONAS), '--sessions', String(SESSIONS + 4)], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += chunk))

@@ -43,7 +43,7 @@ export default defineConfig({
   webServer: [
     {
       // Built, then served as a user would get it (the service worker script included).
-      command: 'npx vite build --config browser/demo/vite.config.ts && npx vite preview --config browser/demo/vite.config.ts --port 4173 --strictPort',
+      command: 'npx vite build --config demo/vite.config.ts && npx vite preview --config demo/vite.config.ts --port 4173 --strictPort',
       cwd: projectRoot,
       url: DEMO_URL,
       reuseExistingServer: !process.env.CI,
@@ -52,7 +52,7 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
-      command: 'node dist/server/cli.js --port 4174 --quiet',
+      command: 'node dist/hosts/server/cli.js --port 4174 --quiet',
       cwd: projectRoot,
       url: `${API_URL}/__mock/health`,
       reuseExistingServer: !process.env.CI,

@@ -1,14 +1,11 @@
-import { HttpResponse, type HttpHandler } from 'msw'
 import { z } from 'zod'
 import { Claims } from '../auth/claims.js'
 import { mintToken } from '../auth/tokens.js'
 import { MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
+import { answer, encodedJsonResponse, httpError, jsonResponse } from '../fastapi/responses.js'
 import { FaultsConfig } from '../mock/faults.js'
 import type { MockInstance } from '../mock/instance.js'
 import { StateError } from '../mock/state.js'
-import { encodedJsonResponse, httpError, jsonResponse } from './fastapi/responses.js'
-import type { HandlerSettings } from './index.js'
-import { ANY_METHOD, atPath, onPath, urlOf } from './match.js'
 
 /** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
 export const CONTROL_PREFIX = '/__mock'
@@ -22,46 +19,43 @@ const JournalQuery = z.object({
   limit: z.coerce.number().int().min(1).optional(),
 })
 
-type ControlRoute = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; answer: (request: Request, instance: MockInstance) => Promise<Response> | Response }
+/** What the control API needs of the core. */
+export interface ControlSettings {
+  /** Serve the control API; switched off, every control path answers 404 and says so. */
+  control: boolean
+  jwtSecret: string
+  instanceFor: (request: Request) => Promise<MockInstance>
+}
+
+type ControlAnswer = (request: Request, url: URL, instance: MockInstance) => Promise<Response> | Response
 
 /**
  * The control API: health, fixtures, reset, tokens, faults, the request journal and the
  * whole state, on the request's instance (so each session controls only its own world).
- * Switched off, every control path answers 404 and says so.
+ * @returns the answer to a request under {@link CONTROL_PREFIX}
  */
-export function createControlHandlers(settings: HandlerSettings): HttpHandler[] {
-  const underPrefix = (answer: () => Response) => onPath(ANY_METHOD, settings.base, (pathname) => pathname.startsWith(`${CONTROL_PREFIX}/`), answer)
-  if (!settings.control) {
-    return [underPrefix(() => httpError(404, 'The control API is switched off (--no-control)'))]
+export function createControl(settings: ControlSettings) {
+  const routes = new Map<string, ControlAnswer>([
+    ['GET /health', () => jsonResponse(200, { status: 'ok' })],
+    ['GET /fixtures', (_, __, instance) => jsonResponse(200, instance.fixtures)],
+    ['POST /reset', reset],
+    ['POST /tokens', (request) => token(request, settings.jwtSecret)],
+    ['GET /faults', (_, __, instance) => jsonResponse(200, instance.faults.config)],
+    ['PUT /faults', setFaults],
+    ['GET /requests', journal],
+    ['DELETE /requests', (_, __, instance) => (instance.journal.clear(), answer(null, 204, {}))],
+    ['GET /state', (_, __, instance) => encodedJsonResponse(200, instance.exportState())],
+    ['PUT /state', importState],
+  ])
+  return async (request: Request, url: URL): Promise<Response> => {
+    if (!settings.control) return httpError(404, 'The control API is switched off (--no-control)')
+    const route = routes.get(`${request.method} ${url.pathname.slice(CONTROL_PREFIX.length)}`)
+    if (!route) return httpError(404, 'Not Found')
+    return route(request, url, await settings.instanceFor(request))
   }
-  const routes: ControlRoute[] = [
-    { method: 'GET', path: '/health', answer: () => jsonResponse(200, { status: 'ok' }) },
-    { method: 'GET', path: '/fixtures', answer: (_, instance) => jsonResponse(200, instance.fixtures) },
-    { method: 'POST', path: '/reset', answer: reset },
-    { method: 'POST', path: '/tokens', answer: (request) => token(request, settings.jwtSecret) },
-    { method: 'GET', path: '/faults', answer: (_, instance) => jsonResponse(200, instance.faults.config) },
-    { method: 'PUT', path: '/faults', answer: setFaults },
-    { method: 'GET', path: '/requests', answer: journal },
-    { method: 'DELETE', path: '/requests', answer: (_, instance) => (instance.journal.clear(), new HttpResponse(null, { status: 204 })) },
-    { method: 'GET', path: '/state', answer: (_, instance) => encodedJsonResponse(200, instance.exportState()) },
-    { method: 'PUT', path: '/state', answer: importState },
-  ]
-  return [
-    ...routes.map(({ method, path, answer }) =>
-      atPath(method, settings.base, `${CONTROL_PREFIX}${path}`, async (request) => {
-        try {
-          return await answer(request, await settings.instanceFor(request))
-        } catch (thrown) {
-          if (thrown instanceof Response) return thrown
-          throw thrown
-        }
-      }),
-    ),
-    underPrefix(() => httpError(404, 'Not Found')),
-  ]
 }
 
-async function reset(request: Request, instance: MockInstance) {
+async function reset(request: Request, _url: URL, instance: MockInstance) {
   const body = ResetBody.safeParse((await readJson(request)) ?? {})
   if (!body.success) throw badRequest(body.error)
   await instance.reset({ seed: body.data.seed, personasPerTeam: body.data.personas })
@@ -74,20 +68,20 @@ async function token(request: Request, secret: string) {
   return jsonResponse(200, { token: await mintToken(claims.data, secret) })
 }
 
-async function setFaults(request: Request, instance: MockInstance) {
+async function setFaults(request: Request, _url: URL, instance: MockInstance) {
   const config = FaultsConfig.safeParse(await readJson(request))
   if (!config.success) throw badRequest(config.error)
   instance.faults.set(config.data)
   return jsonResponse(200, instance.faults.config)
 }
 
-function journal(request: Request, instance: MockInstance) {
-  const query = JournalQuery.safeParse(Object.fromEntries(urlOf(request).searchParams))
+function journal(_request: Request, url: URL, instance: MockInstance) {
+  const query = JournalQuery.safeParse(Object.fromEntries(url.searchParams))
   if (!query.success) throw badRequest(query.error)
   return jsonResponse(200, { requests: instance.journal.list(query.data) })
 }
 
-async function importState(request: Request, instance: MockInstance) {
+async function importState(request: Request, _url: URL, instance: MockInstance) {
   try {
     await instance.importState(await request.text())
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { Claims } from '../auth/claims.js'
 import type { Profile } from '../model/profile.js'
 import type { World } from '../model/world.js'
-import type { QueryParams } from './fastapi/query-string.js'
+import type { QueryParams } from '../fastapi/query-string.js'
 
 /** Everything one operation needs to answer one request. */
 export interface OperationContext {
@@ -13,8 +13,6 @@ export interface OperationContext {
   profile: Profile
   /** Checks a bearer token (signature once per distinct token). */
   verifyToken: (token: string) => Promise<Claims | undefined>
-  /** Bodies larger than this answer 413. */
-  maxBodyBytes: number
 }
 
 /**

@@ -2,11 +2,11 @@ import { Permission } from '../auth/claims.js'
 import { queryPersonas } from '../model/persona-index.js'
 import { ListPersonasQuery } from '../model/requests.js'
 import { Persona } from '../model/schemas.js'
-import { queryReader, throwIfInvalid, validateParams } from './fastapi/params.js'
-import { httpError, listResponse } from './fastapi/responses.js'
-import { authenticate, requirePermission } from './fastapi/security.js'
+import { queryReader, throwIfInvalid, validateParams } from '../fastapi/params.js'
+import { httpError, listResponse } from '../fastapi/responses.js'
+import { authenticate, requirePermission } from '../fastapi/security.js'
 import { toIndex, type Operation } from './operation.js'
-import { encodeListed } from './resources.js'
+import { encodeListed } from '../wire/encode.js'
 
 /**
  * `GET /v1/personas/`: a team's personas, filtered by intents, preset status and a

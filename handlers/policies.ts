@@ -3,11 +3,11 @@ import type { Profile } from '../model/profile.js'
 import { pageRange } from '../model/paging.js'
 import { listRulesQuery, ListRulesPath } from '../model/requests.js'
 import { PolicyRule } from '../model/schemas.js'
-import { pathReader, queryReader, throwIfInvalid, validateParams } from './fastapi/params.js'
-import { httpError, listResponse } from './fastapi/responses.js'
-import { authenticate, requirePermission } from './fastapi/security.js'
+import { pathReader, queryReader, throwIfInvalid, validateParams } from '../fastapi/params.js'
+import { httpError, listResponse } from '../fastapi/responses.js'
+import { authenticate, requirePermission } from '../fastapi/security.js'
 import { toIndex, type Operation } from './operation.js'
-import { encodeListed } from './resources.js'
+import { encodeListed } from '../wire/encode.js'
 
 /**
  * `GET /v1/policies/{policy_id}/rules`: one page of a policy's rules, created_at ascending,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { OPERATION_NAMES, type OperationName } from '../api/routes.js'
 
 const Latency = z.union([
   z.number().int().min(0).max(60_000),
@@ -18,8 +19,6 @@ const FaultSet = z
     drop: z.object({ rate: Rate }).strict().optional(),
   })
   .strict()
-
-export const OPERATION_NAMES = ['list_personas', 'bulk_add_values', 'list_policy_rules'] as const
 
 /**
  * The faults configuration of `PUT /__mock/faults`: a global set, and sets per operation
@@ -55,8 +54,8 @@ export class Faults {
   }
 
   /** Draws latency and outcome for one request to `operation`. */
-  decide(operation: string): FaultDecision {
-    const set: FaultSet = { ...this.#config, ...this.#config.operations?.[operation as (typeof OPERATION_NAMES)[number]] }
+  decide(operation: OperationName): FaultDecision {
+    const set: FaultSet = { ...this.#config, ...this.#config.operations?.[operation] }
     const latencyMs = set.latency === undefined ? 0 : typeof set.latency === 'number' ? set.latency : set.latency.min + Math.floor(this.random() * (set.latency.max - set.latency.min + 1))
     if (set.drop && this.random() < set.drop.rate) return { latencyMs, outcome: 'drop' }
     if (set.error && this.random() < set.error.rate) return { latencyMs, outcome: { status: set.error.status } }

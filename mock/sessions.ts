@@ -18,6 +18,17 @@ export function sessionKey(request: Request): SessionKey {
   return SESSION_KEY.test(key) ? { key } : { invalid: key }
 }
 
+/** How a host carries the session a request works on: a plain function, and the headers it reads. */
+export interface SessionTransport {
+  /** The session a request asks for (`{ key: undefined }`: the default world). */
+  keyOf(request: Request): SessionKey
+  /** Request headers the transport reads, which CORS must let through. */
+  readonly headers: readonly string[]
+}
+
+/** Sessions named by the `X-Mock-Session` header or the `mock_session` cookie. */
+export const HEADER_OR_COOKIE_SESSIONS: SessionTransport = { keyOf: sessionKey, headers: [SESSION_HEADER] }
+
 function cookie(header: string | null, name: string): string | undefined {
   for (const part of header?.split(';') ?? []) {
     const [key, ...value] = part.trim().split('=')

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { decodeJsonBody } from '../handlers/fastapi/python-json-decode.js'
-import { encodePythonJson } from '../handlers/fastapi/python-json-encode.js'
-import { PyDict, PyFloat, type PyValue } from '../handlers/fastapi/python-value.js'
+import { decodeJsonBody } from '../python/json-decode.js'
+import { encodePythonJson } from '../python/json-encode.js'
+import { PyDict, PyFloat, type PyValue } from '../python/value.js'
 import { DemographicDimension, DemographicValue, Persona, Policy, PolicyRule, Team } from '../model/schemas.js'
 import type { WorldContents } from '../model/world.js'
 

@@ -1,6 +1,3 @@
-import { createRequire } from 'node:module'
-import { dirname } from 'node:path'
-
 /** What the page needs: where the document is, where swagger-ui's files are served, and the tab title. */
 export interface DocsPageOptions {
   /** URL of the OpenAPI document, e.g. `/openapi.json`. */
@@ -66,15 +63,6 @@ export function docsPageHtml(options: DocsPageOptions): string {
     </html>
     `
   return html
-}
-
-/**
- * The absolute folder of the installed `swagger-ui-dist` package, to serve under `assetsPath`
- * (e.g. `express.static(swaggerUiAssetsDir())`). Resolved through the package's `package.json`,
- * which works whether or not the package has an `exports` map.
- */
-export function swaggerUiAssetsDir(): string {
-  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
 }
 
 /** FastAPI's `_html_safe_json`: JSON that cannot close the `<script>` it sits in. */

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
-import { API_ROUTES, type ApiRoute } from '../handlers/routes.js'
+import { API_ROUTES, type ApiRoute } from '../api/routes.js'
 import type { Profile } from '../model/profile.js'
-import { fieldInfo, fieldSchema, pythonTitle, SchemaRegistry, titleShouldBeSet, typeSchema } from './pydantic-json-schema.js'
+import { fieldInfo, fieldSchema, pythonTitle, SchemaRegistry, titleShouldBeSet, typeSchema } from '../pydantic/json-schema.js'
 import { componentSchemas, type JsonSchema } from './schema-key-order.js'
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { RunningServer } from '../../server/start.js'
+import type { RunningServer } from '../../hosts/server/start.js'
 import { formatJson, formatJunit, formatPretty, verify, type Report } from '../../contract/index.js'
 import { BROKEN_VARIANTS } from './broken-variants.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'

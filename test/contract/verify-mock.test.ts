@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { RunningServer } from '../../server/start.js'
+import type { RunningServer } from '../../hosts/server/start.js'
 import { verify } from '../../contract/index.js'
 import { rewrite, PERSONAS } from './support/variant.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'

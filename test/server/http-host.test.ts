@@ -114,16 +114,16 @@ it('serves /openapi.json as FastAPI writes it, and offline docs at /docs', async
   for (const asset of scripts) expect((await call(asset)).status, asset).toBe(200)
 })
 
-it('turns an exception in a handler into a logged JSON 500, and keeps serving', async () => {
+it('turns an exception in a handler into a logged 500 as Starlette answers it, and keeps serving', async () => {
   const { http: mswHttp } = await import('msw')
   const errors: string[] = []
   const broken = await startTestServer({
-    extraHandlers: () => [mswHttp.get('*/boom', () => { throw new Error('planted failure') })],
     logger: { info: () => undefined, error: (message, error) => void errors.push(`${message} ${String(error)}`) },
   })
+  broken.use(mswHttp.get('*/boom', () => { throw new Error('planted failure') }))
   try {
     const boom = await http(broken)('/boom')
-    expect([boom.status, boom.text, boom.headers.get('content-type')]).toEqual([500, '{"detail":"Internal Server Error"}', 'application/json'])
+    expect([boom.status, boom.text, boom.headers.get('content-type')]).toEqual([500, 'Internal Server Error', 'text/plain; charset=utf-8'])
     expect(errors.join('\n')).toMatch(/GET \/boom failed: .*planted failure/)
     expect((await http(broken)('/__mock/health')).status).toBe(200)
   } finally {

@@ -1,12 +1,13 @@
 import { createServer, request as rawRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import express from 'express'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createMockApp, type MockApp } from 'agent-console-mock/server'
 import { http, startTestServer } from '../support/server.js'
 
 /**
- * The standalone server answers API traffic through a lean Node listener and everything
- * else through Express; embedders mount the Express app. Both must give the same bytes.
+ * Embedders mount the mock's Express app inside their own: it must give the same bytes
+ * there as on its own.
  */
 let mock: MockApp
 let viaListener: Server
@@ -19,8 +20,11 @@ const listen = (handler: Parameters<typeof createServer>[1]) =>
 
 beforeAll(async () => {
   mock = await createMockApp({ seed: 5, personasPerTeam: 30, logger: { error: () => undefined } })
-  viaListener = await listen(mock.listener)
-  viaExpress = await listen(mock.app)
+  viaListener = await listen(mock.app)
+  const embedding = express().disable('x-powered-by')
+  embedding.get('/health', (_req, res) => void res.send('ok'))
+  embedding.use(mock.app)
+  viaExpress = await listen(embedding)
 })
 afterAll(() => Promise.all([viaListener, viaExpress].map((server) => new Promise((resolve) => server.close(resolve)))))
 
@@ -46,7 +50,7 @@ function send(server: Server, method: string, path: string, headers: Record<stri
   })
 }
 
-it('gives the same status, headers and bytes through the lean listener as through the Express app', async () => {
+it('gives the same status, headers and bytes mounted in another Express app as on its own', async () => {
   const { tokens, dimensions, policies } = mock.sessions.primary.fixtures
   const auth = { authorization: `Bearer ${tokens.super_admin}` }
   const origin = { origin: 'http://app.test' }

@@ -1,13 +1,13 @@
 import { it, expect } from 'vitest'
-import { parseLaxInt } from '../../handlers/fastapi/lax-int.js'
-import { QueryParams, parseQueryString } from '../../handlers/fastapi/query-string.js'
+import { parseLaxInt } from '../../python/lax-int.js'
+import { QueryParams, parseQueryString } from '../../fastapi/query-string.js'
 import {
   pathFromUrlPath,
   quote,
   quoteForLocation,
   redirectLocation,
   unquote,
-} from '../../handlers/fastapi/url-quote.js'
+} from '../../python/url-quote.js'
 
 // Expected values: fastapi-behaviour.md §3, §5 and §10, and CPython 3.11.7's urllib.parse
 // (parse_qsl, unquote, quote) run on each case.

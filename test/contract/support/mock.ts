@@ -1,13 +1,15 @@
 import { once } from 'node:events'
 import { createServer, type AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
-import { startServer, type RunningServer, type ServerOptions } from '../../../server/start.js'
+import { startServer, type RunningServer, type ServerOptions } from '../../../hosts/server/start.js'
 import type { VerifyOptions } from '../../../contract/index.js'
 
 /** The mock's standalone server on a free loopback port, silent. */
-export function startMock(options: Omit<ServerOptions, 'port' | 'logger'> & { handlers?: RequestHandler[] } = {}): Promise<RunningServer> {
+export async function startMock(options: Omit<ServerOptions, 'port' | 'logger'> & { handlers?: RequestHandler[] } = {}): Promise<RunningServer> {
   const { handlers, ...rest } = options
-  return startServer({ ...rest, port: 0, logger: { info() {}, error() {} }, extraHandlers: handlers ? () => handlers : undefined })
+  const running = await startServer({ ...rest, port: 0, logger: { info() {}, error() {} } })
+  if (handlers) running.use(...handlers)
+  return running
 }
 
 /** Everything verify can be given about a mock: its seeded ids and fixture tokens. */

@@ -2,7 +2,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw'
 
 /**
  * Building blocks for broken variants of the mock: msw handlers answered before the API's
- * (`extraHandlers`), which send the request on to the real handlers of the same server and
+ * (`use()`), which send the request on to the real handlers of the same server and
  * corrupt the answer, or answer themselves. The mock's code is never touched.
  */
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { resolve } from 'node:path'
 
 /** The built CLI (the test run's global setup builds dist/ first). */
-export const CLI = resolve(import.meta.dirname, '../../../dist/server/cli.js')
+export const CLI = resolve(import.meta.dirname, '../../../dist/hosts/server/cli.js')
 
 export interface CliServer {
   url: string

@@ -1,0 +1,60 @@
+import type { z } from 'zod'
+import type { Profile } from '../model/profile.js'
+import { BulkAddPath, BulkAddValues, ListPersonasQuery, listRulesQuery, ListRulesPath } from '../model/requests.js'
+import { DemographicValue, PersonaListResponse, PolicyRuleListResponse } from '../model/schemas.js'
+import type { Route } from '../fastapi/router.js'
+
+type ObjectSchema = z.ZodObject<z.ZodRawShape>
+
+/** The endpoint names, which are also the operationIds' stems and the faults' keys. */
+export const OPERATION_NAMES = ['list_personas', 'bulk_add_values', 'list_policy_rules'] as const
+export type OperationName = (typeof OPERATION_NAMES)[number]
+
+/**
+ * A route of the API as data, with what FastAPI knows of its endpoint (and puts in
+ * /openapi.json): the handlers, the OpenAPI document and the verifier all read it.
+ */
+export interface ApiRoute extends Route {
+  readonly name: OperationName
+  readonly tags: readonly string[]
+  /** Path and query parameters in signature order, and the body model. */
+  readonly request: {
+    path?: ObjectSchema
+    query?: (profile: Profile) => ObjectSchema
+    body?: ObjectSchema
+  }
+  /** The response model and the success status (which may depend on the profile). */
+  readonly response: { schema: z.ZodType; status: (profile: Profile) => number }
+}
+
+/**
+ * The routes of the imagined FastAPI application, in declaration order (which decides the
+ * `allow` of a 405). `name` is the endpoint function's name, from which FastAPI derives the
+ * operationId and summary.
+ */
+export const API_ROUTES: readonly ApiRoute[] = [
+  {
+    name: 'list_personas',
+    method: 'GET',
+    path: '/v1/personas/',
+    tags: ['Agent Environment', 'personas'],
+    request: { query: () => ListPersonasQuery },
+    response: { schema: PersonaListResponse, status: () => 200 },
+  },
+  {
+    name: 'bulk_add_values',
+    method: 'POST',
+    path: '/v1/demographics/{dimension_id}/values/bulk',
+    tags: ['demographics'],
+    request: { path: BulkAddPath, body: BulkAddValues },
+    response: { schema: DemographicValue.array(), status: (profile) => profile.bulkAddStatus },
+  },
+  {
+    name: 'list_policy_rules',
+    method: 'GET',
+    path: '/v1/policies/{policy_id}/rules',
+    tags: ['Agent Environment', 'policies'],
+    request: { path: ListRulesPath, query: (profile) => listRulesQuery(profile.rulesPaging) },
+    response: { schema: PolicyRuleListResponse, status: () => 200 },
+  },
+]

@@ -1,0 +1,76 @@
+import { withBody, withoutBody, writtenBody } from '../fastapi/responses.js'
+import { createControl, CONTROL_PREFIX } from '../handlers/index.js'
+import { createApi } from './api.js'
+import { withBodyLimit } from './body-limit.js'
+import { settle } from './boundary.js'
+import { withCors } from './cors.js'
+import type { Answer, Exchange } from './exchange.js'
+import { createMetaRoutes } from './meta.js'
+import { resolveSettings, type CoreOptions, type CoreSettings } from './settings.js'
+
+/** The whole mock as one web-standard function, in the manner of hono's `app.fetch`. */
+export interface Core {
+  /** Answers one request. Never throws: a bug of the mock answers 500, as Starlette does. */
+  fetch(request: Request): Promise<Response>
+  /** Whether the mock answers this request at all (its origin, and its path under `claim`). */
+  claims(request: Request): boolean
+  readonly settings: CoreSettings
+}
+
+/**
+ * The mock's core: the API, the control API, `/openapi.json` and `/docs`, FastAPI's routing
+ * fallbacks, sessions, faults and the journal, as one `(request) => Promise<Response>`.
+ * Every host (msw's handlers, the Express middleware) hands requests to it.
+ * @example const core = createCore({ instance: await MockInstance.create({ seed: 1 }), claim: 'all' })
+ * const response = await core.fetch(new Request('http://localhost/v1/personas/'))
+ */
+export function createCore(options: CoreOptions): Core {
+  const settings = resolveSettings(options)
+  let answer: Answer = dispatcher(settings)
+  answer = withBodyLimit(answer, settings.maxBodyBytes)
+  if (settings.cors) answer = withCors(answer, settings.sessionHeaders)
+  const claims = claimTest(settings)
+  return {
+    settings,
+    claims: (request) => claims(new URL(request.url)),
+    fetch: async (request) => {
+      const exchange = { request, url: new URL(request.url) }
+      const response = await settle(() => answer(exchange), (error) => settings.logError(`${request.method} ${exchange.url.pathname} failed:`, error))
+      return wantsBytesOnly(request) ? response : withBody(response)
+    },
+  }
+}
+
+/** Control API, FastAPI's own routes, then the API (with its 404/405/307 for anything else). */
+function dispatcher(settings: CoreSettings): Answer {
+  const control = createControl(settings)
+  const meta = createMetaRoutes(settings.profile)
+  const api = createApi(settings)
+  return async (exchange: Exchange) => {
+    const { request, url } = exchange
+    if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return control(request, url)
+    const own = settings.claim === 'all' ? meta(request.method, url.pathname) : undefined
+    return own ?? withoutBodyForHead(request, await api(exchange))
+  }
+}
+
+/** uvicorn sends no body for HEAD, but keeps every header of the answer (content-length included). */
+const withoutBodyForHead = (request: Request, response: Response): Response =>
+  request.method === 'HEAD' && (response.body || writtenBody(response)) ? withoutBody(response) : response
+
+function claimTest({ base, claim }: CoreSettings) {
+  return (url: URL) =>
+    (base === '*' || url.origin === base) && (claim === 'all' || /^\/v1(\/|$)/i.test(url.pathname) || url.pathname.startsWith(`${CONTROL_PREFIX}/`))
+}
+
+const BYTES_ONLY = Symbol('agent-console-mock bytes only')
+
+/**
+ * Marks a request whose host writes the answer's bytes (`writtenBody`) to its socket itself:
+ * its answer needs no body stream, which in Node 20 costs more than the page it carries.
+ */
+export const answerBytesOnly = (request: Request): void => void ((request as MarkedRequest)[BYTES_ONLY] = true)
+const wantsBytesOnly = (request: Request): boolean => (request as MarkedRequest)[BYTES_ONLY] === true
+type MarkedRequest = Request & { [BYTES_ONLY]?: true }
+
+export type { CoreOptions, CoreSettings } from './settings.js'

@@ -1,0 +1,67 @@
+import { createTokenVerifier, DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/body.js'
+import { httpError } from '../fastapi/responses.js'
+import { MockInstance } from '../mock/instance.js'
+import { HEADER_OR_COOKIE_SESSIONS, SESSION_HEADER, type Sessions, type SessionTransport } from '../mock/sessions.js'
+import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
+
+export interface CoreOptions {
+  /** The mock backend: one instance, or sessions (an instance per session key). */
+  instance: MockInstance | Sessions
+  /** How a request names its session, when `instance` is sessions. @default the X-Mock-Session header or the mock_session cookie */
+  sessions?: SessionTransport
+  /** Profile settings (`decisions.md`); the defaults where not given. */
+  profile?: Profile | ProfileOptions
+  /** The HS256 secret tokens are checked with. @default DEVELOPMENT_JWT_SECRET */
+  jwtSecret?: string
+  /** The origin the API is served on, e.g. `http://localhost:4010`; `*` for any origin. @default '*' */
+  baseUrl?: string
+  /**
+   * Which requests the mock answers: `api`, paths under `/v1` and `/__mock/` (so a browser
+   * app's own pages and assets pass through); `all`, every path of the base URL, with
+   * FastAPI's 404/405/307 for unknown ones, `/openapi.json` and `/docs`.
+   * @default 'api'
+   */
+  claim?: 'api' | 'all'
+  /** Request bodies larger than this many bytes answer 413. @default 1 MiB */
+  maxBodyBytes?: number
+  /** Milliseconds added before every API answer (faults may add more). @default 0 */
+  delayMs?: number
+  /** Serve the control API under `/__mock/`. @default true */
+  control?: boolean
+  /** Answer CORS for pages of other origins (a standalone server needs it; msw's hosts do not). @default false */
+  cors?: boolean
+  /** Where a bug of the mock (an exception) is reported. @default console.error */
+  logError?: (message: string, error: unknown) => void
+}
+
+export type CoreSettings = ReturnType<typeof resolveSettings>
+
+export function resolveSettings(options: CoreOptions) {
+  const baseUrl = options.baseUrl ?? '*'
+  const jwtSecret = options.jwtSecret ?? DEVELOPMENT_JWT_SECRET
+  return {
+    base: baseUrl === '*' ? '*' : new URL(baseUrl).origin,
+    claim: options.claim ?? 'api',
+    profile: resolveProfile(options.profile as ProfileOptions),
+    jwtSecret,
+    verifyToken: createTokenVerifier(jwtSecret),
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    delayMs: options.delayMs ?? 0,
+    control: options.control ?? true,
+    cors: options.cors ?? false,
+    sessionHeaders: (options.sessions ?? HEADER_OR_COOKIE_SESSIONS).headers,
+    logError: options.logError ?? ((message: string, error: unknown) => console.error(message, error)),
+    instanceFor: instanceResolver(options),
+  }
+}
+
+/** The instance a request works on; a malformed session key answers 400. */
+function instanceResolver({ instance, sessions }: CoreOptions) {
+  return async (request: Request): Promise<MockInstance> => {
+    if (instance instanceof MockInstance) return instance
+    const key = (sessions ?? HEADER_OR_COOKIE_SESSIONS).keyOf(request)
+    if ('invalid' in key) throw httpError(400, `Invalid ${SESSION_HEADER}: use 1 to 128 characters among A-Z a-z 0-9 . _ ~ -`)
+    return instance.instance(key.key)
+  }
+}

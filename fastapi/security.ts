@@ -1,0 +1,44 @@
+import type { Claims } from '../auth/claims.js'
+import type { Profile } from '../model/profile.js'
+import { httpError } from './responses.js'
+
+const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer' }
+
+/**
+ * FastAPI's `HTTPBearer()` followed by the server's JWT check: the claims of a valid token,
+ * or a thrown 401/403 answer. Runs before any parameter validation, as dependencies do.
+ * Credentials are not trimmed (FastAPI strips them only from 0.128.1 on).
+ */
+export async function authenticate(request: Request, profile: Profile, verify: (token: string) => Promise<Claims | undefined>): Promise<Claims> {
+  const authorization = request.headers.get('authorization')
+  const [scheme, credentials] = partition(authorization ?? '', ' ')
+  if (!authorization || !scheme || !credentials) throw notAuthenticated(profile)
+  if (scheme.toLowerCase() !== 'bearer') {
+    throw profile.missingCredentialsStatus === 403 ? httpError(403, 'Invalid authentication credentials') : notAuthenticated(profile)
+  }
+  const claims = await verify(credentials)
+  if (!claims) throw httpError(401, 'Could not validate credentials', BEARER_CHALLENGE)
+  return claims
+}
+
+const notAuthenticated = (profile: Profile) =>
+  profile.missingCredentialsStatus === 403
+    ? httpError(403, 'Not authenticated')
+    : httpError(401, 'Not authenticated', BEARER_CHALLENGE)
+
+/** `require(permission)`: super admins have every permission. */
+export function requirePermission(claims: Claims, permission: string): void {
+  if (!claims.is_super_admin && !claims.permissions.includes(permission)) {
+    throw httpError(403, `Missing permission: ${permission}`)
+  }
+}
+
+export function requireSuperAdmin(claims: Claims): void {
+  if (!claims.is_super_admin) throw httpError(403, 'Super admin permission required')
+}
+
+/** Python's `str.partition`. */
+function partition(text: string, separator: string): [string, string] {
+  const at = text.indexOf(separator)
+  return at === -1 ? [text, ''] : [text.slice(0, at), text.slice(at + separator.length)]
+}

@@ -1,0 +1,53 @@
+import { defineNetworkFixture, type NetworkFixture } from '@msw/playwright'
+import { test as base, expect } from '@playwright/test'
+import type { AnyHandler } from 'msw'
+import { createHandlers } from '../msw.js'
+import { MockHandle, seedInstance, type MockOptions } from '../../mock/handle.js'
+import type { MockInstance } from '../../mock/instance.js'
+
+export interface PlaywrightMockOptions extends MockOptions {
+  /** Milliseconds added before every API answer. @default 0 */
+  delayMs?: number
+}
+
+/** The `mock` fixture: one freshly seeded world per test, in the test process. */
+export class PlaywrightMock extends MockHandle {
+  /** @internal the fixture builds it */
+  constructor(instance: MockInstance, options: PlaywrightMockOptions, readonly network: NetworkFixture) {
+    super(instance, options)
+  }
+
+  /** Prepends handlers for this test only. */
+  readonly use = (...handlers: AnyHandler[]): void => this.network.use(...handlers)
+  readonly resetHandlers = (): void => this.network.resetHandlers()
+}
+
+/**
+ * Playwright's `test` with a `mock` fixture: every request the page makes to `/v1/...` or
+ * `/__mock/...` is answered in the test process by the mock's handlers, over a world seeded
+ * for this test alone (through @msw/playwright's context routing; no service worker). The
+ * app under test must not start the msw worker itself.
+ * @example
+ * test.use({ mockOptions: { seed: 3 } })
+ * test('lists personas', async ({ page, mock }) => {
+ *   await page.goto('/')
+ *   await expect(page.getByText(mock.world.personas.all()[0]!.name)).toBeVisible()
+ * })
+ */
+export const test = base.extend<{ mockOptions: PlaywrightMockOptions; mock: PlaywrightMock }>({
+  mockOptions: [{}, { option: true }],
+  mock: [
+    async ({ context, mockOptions }, use) => {
+      const instance = await seedInstance(mockOptions)
+      const handle = new MockHandle(instance, mockOptions)
+      const handlers = createHandlers({ instance, profile: handle.profile, jwtSecret: handle.jwtSecret, claim: 'api', delayMs: mockOptions.delayMs })
+      const network = defineNetworkFixture({ context, handlers, onUnhandledRequest: 'bypass' })
+      await network.enable()
+      await use(new PlaywrightMock(instance, mockOptions, network))
+      await network.disable()
+    },
+    { auto: true },
+  ],
+})
+
+export { expect }

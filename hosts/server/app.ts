@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { createRequire } from 'node:module'
+import express, { type Express } from 'express'
+import type { RequestHandler } from 'msw'
+import { createCore, type Core } from '../../core/index.js'
+import { internalServerError, notFound } from '../../fastapi/responses.js'
+import { MockInstance, type InstanceOptions } from '../../mock/instance.js'
+import { DEFAULT_SESSION_LIMIT, Sessions } from '../../mock/sessions.js'
+import type { Profile, ProfileOptions } from '../../model/profile.js'
+import { handlersOf } from '../msw.js'
+import { serveDocsAssets } from './docs.js'
+import { requestLogger, type Logger } from './logger.js'
+import { mockMiddleware, send } from './middleware.js'
+
+export interface AppOptions extends InstanceOptions {
+  profile?: ProfileOptions
+  /** Milliseconds added before every API answer. */
+  delayMs?: number
+  maxBodyBytes?: number
+  /** Serve the control API under /__mock/. @default true */
+  control?: boolean
+  /** Session worlds kept at most. @default 100 */
+  sessionLimit?: number
+  logger?: Logger
+}
+
+export interface MockApp {
+  /** The whole server as an Express app, to listen with or to mount in your own. */
+  app: Express
+  core: Core
+  sessions: Sessions
+  profile: Profile
+  /** Prepends msw handlers, answered before the mock's (as msw's `server.use`). */
+  use(...handlers: RequestHandler[]): void
+  /** Drops the handlers added with `use`. */
+  resetHandlers(): void
+  /** Called after every answer of the handlers (only they change state): where persistence hooks in. */
+  afterResponse: Array<() => void>
+}
+
+/**
+ * The standalone server as an Express app: msw's worker script and the docs' assets, then
+ * every other request answered by the same msw handlers as the browser and Node tests
+ * (through {@link mockMiddleware}), on the default world or the world of the request's session.
+ */
+export async function createMockApp(options: AppOptions = {}): Promise<MockApp> {
+  const spawn = (primary: MockInstance) => MockInstance.create({ ...options, ...primary.worldOptions })
+  const sessions = new Sessions(await MockInstance.create(options), spawn, options.sessionLimit ?? DEFAULT_SESSION_LIMIT)
+  const logger = options.logger ?? console
+  const core = createCore({
+    ...options,
+    instance: sessions,
+    claim: 'all',
+    cors: true,
+    logError: (message, error) => logger.error(message, error),
+  })
+  const mockHandlers = handlersOf(core)
+  let overrides: RequestHandler[] = []
+  const afterResponse: Array<() => void> = []
+  const app = express()
+  app.disable('x-powered-by')
+  app.disable('etag')
+  const logRequests = requestLogger(logger)
+  if (logRequests) app.use((req, res, next) => (logRequests(req, res), next()))
+  app.get(WORKER_SCRIPT_PATH, (_req, res) => res.type('text/javascript').sendFile(workerScriptPath()))
+  serveDocsAssets(app)
+  app.use(
+    mockMiddleware({
+      handlers: () => (overrides.length ? [...overrides, ...mockHandlers] : mockHandlers),
+      afterResponse: () => afterResponse.forEach((hook) => hook()),
+      onError: (error, req) => logger.error(`${req.method} ${req.url} failed:`, error),
+    }),
+  )
+  app.use(answerUnclaimed)
+  app.use((error: unknown, req: IncomingMessage, res: ServerResponse, _next: () => void) => {
+    logger.error(`${req.method} ${req.url} failed:`, error)
+    void send(res, internalServerError(), req.method)
+  })
+  return {
+    app,
+    core,
+    sessions,
+    profile: core.settings.profile,
+    use: (...handlers) => void (overrides = [...handlers, ...overrides]),
+    resetHandlers: () => void (overrides = []),
+    afterResponse,
+  }
+}
+
+/** What every handler passed through: FastAPI's 404, as for any path it does not know. */
+const answerUnclaimed = (req: IncomingMessage, res: ServerResponse) => void send(res, notFound(), req.method)
+
+const WORKER_SCRIPT_PATH = '/mockServiceWorker.js'
+
+/** msw's own worker script, so the served copy always matches the installed msw. */
+const workerScriptPath = () => createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')

@@ -1,0 +1,27 @@
+import type { Fixtures } from '../../auth/fixtures.js'
+
+/**
+ * What the server prints when it is ready: where it is, which world it serves, and tokens
+ * to paste. It never prints a secret: tokens are signed with the documented development
+ * secret unless another one was given through the environment.
+ */
+export function banner(options: { version: string; url: string; fixtures: Fixtures; personasPerTeam: number; customSecret: boolean; control: boolean; stateFile?: string }): string {
+  const { url, fixtures } = options
+  const teamName = new Map(fixtures.teams.map((team) => [team.id, team.name]))
+  const lines = [
+    `agent-console-mock ${options.version} listening on ${url}`,
+    `  docs        ${url}/docs   (OpenAPI: ${url}/openapi.json, ${options.control ? `control API: ${url}/__mock/` : 'control API switched off'})`,
+    `  seed        ${fixtures.seed}, ${options.personasPerTeam} personas per team${options.stateFile ? `, state kept in ${options.stateFile}` : ''}`,
+    '  teams',
+    ...fixtures.teams.map((team) => `    ${team.id}  ${team.name}`),
+    '  policies',
+    ...fixtures.policies.map((policy) => `    ${policy.id}  ${policy.name} (${teamName.get(policy.team_id) ?? policy.team_id})`),
+    '  dimensions',
+    ...fixtures.dimensions.map((dimension) => `    ${dimension.id}  ${dimension.name}`),
+    `  tokens      signed with ${options.customSecret ? 'the secret from AGENT_CONSOLE_MOCK_JWT_SECRET' : 'the development secret (see README)'}${options.control ? '; more from POST /__mock/tokens' : ''}`,
+    ...Object.entries(fixtures.tokens).map(([role, token]) => `    ${role.padEnd(15)} ${token}`),
+    '',
+    `  try: curl -H "Authorization: Bearer $TOKEN" ${url}/v1/personas/   (TOKEN=team_reader above)`,
+  ]
+  return lines.join('\n')
+}

@@ -1,0 +1,62 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createMockApp, type AppOptions, type MockApp } from './app.js'
+import { StatePersistence } from './persistence.js'
+
+export interface ServerOptions extends AppOptions {
+  /** @default 4010 */
+  port?: number
+  /** Only loopback unless told otherwise. @default '127.0.0.1' */
+  host?: string
+  /** Keep the default world in this file: loaded at start, written after every change. */
+  stateFile?: string
+}
+
+export interface RunningServer extends MockApp {
+  server: Server
+  /** The base URL the server answers on, e.g. `http://127.0.0.1:4010`. */
+  url: string
+  persistence?: StatePersistence
+  /** Stops accepting requests, finishes the state writes, closes connections. */
+  close(): Promise<void>
+}
+
+export const DEFAULT_PORT = 4010
+export const DEFAULT_HOST = '127.0.0.1'
+
+/**
+ * Starts the standalone mock server.
+ * @example const running = await startServer({ port: 0, seed: 7 }); await running.close()
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const mock = await createMockApp(options)
+  const persistence = options.stateFile ? new StatePersistence(options.stateFile, mock.sessions.primary, (error) => (options.logger ?? console).error('Could not write the state file:', error)) : undefined
+  if (persistence) {
+    await persistence.load()
+    mock.afterResponse.push(() => void persistence.save())
+  }
+  const server = await listen(mock, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST)
+  const { address, port } = server.address() as AddressInfo
+  const host = address.includes(':') ? `[${address}]` : address
+  return {
+    ...mock,
+    server,
+    url: `http://${host}:${port}`,
+    persistence,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      await persistence?.flush()
+    },
+  }
+}
+
+function listen({ app }: MockApp, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(app).listen(port, host)
+    server.once('listening', () => resolve(server))
+    server.once('error', reject)
+  })
+}

@@ -1,5 +1,0 @@
-/** The standalone server, for programs that start it themselves (`agent-console-mock/server`). */
-export { startServer, DEFAULT_HOST, DEFAULT_PORT, type RunningServer, type ServerOptions } from './start.js'
-export { createMockApp, type AppOptions, type MockApp } from './app.js'
-export { mswAdapter, type AdapterOptions } from './adapter.js'
-export { StatePersistence } from './persistence.js'
