@@ -6,7 +6,7 @@ import {
   PolicyRule,
   Team,
 } from './schemas.js'
-import { derived, VersionedCollection } from './versioned-collection.js'
+import { derived, TrackedCollection } from './tracked-collection.js'
 import { appendValue, indexValues, type DimensionValues } from './dimension-values.js'
 import { indexPersonas, type TeamPersonas } from './persona-index.js'
 
@@ -16,12 +16,12 @@ import { indexPersonas, type TeamPersonas } from './persona-index.js'
  * Handlers never scan a collection per request; they read an index.
  */
 export class World {
-  readonly teams = new VersionedCollection({ schema: Team })
-  readonly personas = new VersionedCollection({ schema: Persona })
-  readonly dimensions = new VersionedCollection({ schema: DemographicDimension })
-  readonly values = new VersionedCollection({ schema: DemographicValue })
-  readonly policies = new VersionedCollection({ schema: Policy })
-  readonly rules = new VersionedCollection({ schema: PolicyRule })
+  readonly teams = new TrackedCollection({ schema: Team })
+  readonly personas = new TrackedCollection({ schema: Persona })
+  readonly dimensions = new TrackedCollection({ schema: DemographicDimension })
+  readonly values = new TrackedCollection({ schema: DemographicValue })
+  readonly policies = new TrackedCollection({ schema: Policy })
+  readonly rules = new TrackedCollection({ schema: PolicyRule })
 
   /** Personas by team, in list order (created_at descending, then id ascending). */
   readonly personasByTeam: () => Map<string, TeamPersonas> = derived(this.personas, indexPersonas)
