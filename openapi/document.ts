@@ -1,8 +1,8 @@
 import type { z } from 'zod'
 import { API_ROUTES, type ApiRoute } from '../api/routes.js'
 import type { Profile } from '../model/profile.js'
-import { fieldInfo, fieldSchema, pythonTitle, SchemaRegistry, titleShouldBeSet, typeSchema } from '../pydantic/json-schema.js'
-import { componentSchemas, type JsonSchema } from './schema-key-order.js'
+import { fieldInfo, fieldSchema, pythonTitle, SchemaRegistry, titleShouldBeSet, typeSchema, type JsonSchema } from '../pydantic/json-schema.js'
+import { componentSchemas } from './schema-key-order.js'
 
 /**
  * The OpenAPI document of the imagined FastAPI application (`decisions.md`), as FastAPI 0.128.0 with

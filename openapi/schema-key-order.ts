@@ -1,9 +1,9 @@
+import { isJsonObject, type JsonSchema } from '../pydantic/json-schema.js'
+
 /**
  * FastAPI validates `components.schemas` into its `Schema` model, whose `model_dump` writes keys in
  * the model's field order: every component (and its subschemas) is rewritten in that order here.
  */
-
-export type JsonSchema = { [key: string]: unknown }
 
 /** The field order of `fastapi.openapi.models.Schema` (by alias): the key order of every component schema. */
 const SCHEMA_KEY_ORDER = [
@@ -50,6 +50,3 @@ function orderSubschemas(key: string, value: unknown): unknown {
   return value
 }
 
-export function isJsonObject(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}

@@ -2,7 +2,13 @@ import { z } from 'zod'
 import * as enums from '../model/enums.js'
 import * as requests from '../model/requests.js'
 import * as schemas from '../model/schemas.js'
-import { isJsonObject, type JsonSchema } from '../openapi/schema-key-order.js'
+
+/** A JSON schema, as pydantic writes one. */
+export type JsonSchema = { [key: string]: unknown }
+
+export function isJsonObject(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
 
 /**
  * The JSON Schema pydantic generates for the Python types the zod schemas stand for (models,
