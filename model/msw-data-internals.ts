@@ -33,18 +33,21 @@ let bulkKeys = 0
  */
 export async function storeAll(collection: AnyCollection, schema: StandardSchemaV1, records: readonly unknown[]): Promise<object[]> {
   const stored: object[] = []
-  let path: 'fast' | 'create' = 'fast'
-  for (const record of records) {
-    const identity = collection.hooks.listenerCount('create') > 0 ? null : identities.get(collection)
-    const fast = identity && append(collection, identity.give(await validate(schema, record), `bulk-${bulkKeys++}`))
-    if (fast) stored.push(fast)
-    else {
-      // The first record a collection ever stores teaches the identity: that is the fast path too.
-      if (identities.has(collection)) path = 'create'
-      stored.push(await createOne(collection, record))
+  let next = 0
+  // The first record a collection ever stores goes through create, and teaches the identity.
+  if (!identities.has(collection) && records.length > 0) stored.push(await createOne(collection, records[next++]))
+  const identity = collection.hooks.listenerCount('create') > 0 ? null : identities.get(collection)
+  const live = identity ? liveArray(collection) : undefined
+  for (; next < records.length; next++) {
+    if (!live || !identity) {
+      stored.push(await createOne(collection, records[next]))
+      continue
     }
+    const record = identity.give(await validate(schema, records[next]), `bulk-${bulkKeys++}`)
+    live.push(record)
+    stored.push(record)
   }
-  if (records.length > 1) lastPaths.set(collection, path)
+  if (records.length > 1) lastPaths.set(collection, live ? 'fast' : 'create')
   return stored
 }
 
@@ -57,11 +60,10 @@ async function createOne(collection: AnyCollection, record: unknown): Promise<ob
   return created
 }
 
-/** Adds `record` to the array `all()` returns, when that is the collection's own; undefined otherwise. */
-function append(collection: AnyCollection, record: object): object | undefined {
-  const before = collection.count()
-  ;(collection.all() as object[]).push(record)
-  if (collection.count() === before + 1) return record
+/** The array `all()` returns, when it is the collection's own storage (checked once); undefined otherwise. */
+function liveArray(collection: AnyCollection): object[] | undefined {
+  const all = collection.all() as object[]
+  if (collection.all() === all && collection.count() === all.length) return all
   identities.set(collection, null)
   return undefined
 }
