@@ -1,26 +1,24 @@
-import { API_ROUTES, type ApiRoute } from '../api/routes.js'
+import type { OperationName } from '../api/routes.js'
 import { QueryParams } from '../fastapi/query-string.js'
 import { httpError, methodNotAllowed, notFound, temporaryRedirect } from '../fastapi/responses.js'
-import { createRouter, type RouteResult } from '../fastapi/router.js'
+import type { Route, RouteResult } from '../fastapi/router.js'
 import { statusPhrase } from '../fastapi/status-phrases.js'
 import { OPERATIONS } from '../handlers/index.js'
 import type { MockInstance } from '../mock/instance.js'
-import { pathFromUrlPath, redirectLocation } from '../python/url-quote.js'
+import { redirectLocation } from '../python/url-quote.js'
 import { settle } from './boundary.js'
 import type { Exchange } from './exchange.js'
 import type { CoreSettings } from './settings.js'
 
-const route = createRouter(API_ROUTES)
-
 /**
- * The API: routes a request as Starlette would, then answers it on the request's instance,
- * with the instance's faults, and writes it to the instance's journal.
+ * The API: answers a request routed as Starlette routes it (an operation, or the router's
+ * 307/405/404) on the request's instance, with the instance's faults, and writes it to the
+ * instance's journal.
  */
 export function createApi(settings: CoreSettings) {
-  return async (exchange: Exchange): Promise<Response> => {
+  return async (exchange: Exchange, result: RouteResult<Route>): Promise<Response> => {
     const started = performance.now()
     const instance = await settings.instanceFor(exchange.request)
-    const result = route(exchange.request.method, pathFromUrlPath(exchange.url.pathname))
     const response = await settle(
       () => answer(result, exchange, instance, settings),
       (error) => settings.logError(`${exchange.request.method} ${exchange.url.pathname} failed:`, error),
@@ -30,10 +28,11 @@ export function createApi(settings: CoreSettings) {
   }
 }
 
-async function answer(result: RouteResult<ApiRoute>, { request, url }: Exchange, instance: MockInstance, settings: CoreSettings): Promise<Response> {
+async function answer(result: RouteResult<Route>, { request, url }: Exchange, instance: MockInstance, settings: CoreSettings): Promise<Response> {
   switch (result.kind) {
-    case 'match':
-      return (await faultOf(result.route, instance, settings)) ?? OPERATIONS[result.route.name]({
+    case 'match': {
+      const name = result.route.name as OperationName
+      return (await faultOf(name, instance, settings)) ?? OPERATIONS[name]({
         request,
         params: result.params,
         query: new QueryParams(url.search.slice(1)),
@@ -41,6 +40,7 @@ async function answer(result: RouteResult<ApiRoute>, { request, url }: Exchange,
         profile: settings.profile,
         verifyToken: settings.verifyToken,
       })
+    }
     case 'redirect':
       return temporaryRedirect(redirectLocation(url, result.path))
     case 'method_not_allowed':
@@ -51,8 +51,8 @@ async function answer(result: RouteResult<ApiRoute>, { request, url }: Exchange,
 }
 
 /** Waits the configured latency; then the answer a fault puts in place of the operation's, if any. */
-async function faultOf(route: ApiRoute, instance: MockInstance, settings: CoreSettings): Promise<Response | undefined> {
-  const fault = instance.faults.decide(route.name)
+async function faultOf(operation: OperationName, instance: MockInstance, settings: CoreSettings): Promise<Response | undefined> {
+  const fault = instance.faults.decide(operation)
   const wait = settings.delayMs + fault.latencyMs
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
   if (fault.outcome === 'drop') return Response.error()

@@ -1,44 +1,82 @@
+import { answer } from '../fastapi/responses.js'
 import type { Answer } from './exchange.js'
 
-const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS'
-const EXPOSED_HEADERS = 'location, www-authenticate, allow, content-length'
+/** Starlette's `CORSMiddleware` settings (its parameters, in camel case). */
+export interface CorsSettings {
+  /** Origins allowed; `*` for any. */
+  allowOrigins: readonly string[]
+  allowCredentials: boolean
+  /** Request headers a preflight allows, beyond the transport's; `*` mirrors what is asked. */
+  allowHeaders: readonly string[]
+  exposeHeaders: readonly string[]
+}
+
+/** What a FastAPI app for a browser frontend typically mounts: any origin, credentials, any method and header. */
+export const DEV_CORS: CorsSettings = {
+  allowOrigins: ['*'],
+  allowCredentials: true,
+  allowHeaders: ['*'],
+  exposeHeaders: ['location', 'www-authenticate', 'allow', 'content-length'],
+}
+
+const ALL_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']
+const SAFELISTED_HEADERS = ['accept', 'accept-language', 'content-language', 'content-type']
 
 /**
- * CORS for frontends served from another origin: the request's origin is allowed (with
- * credentials), and a preflight (OPTIONS with `Access-Control-Request-Method`) is answered
- * here with 204. A request without `Origin`, and a plain OPTIONS, go on unchanged, so
- * same-origin answers stay exactly FastAPI's (an OPTIONS to an API route is still a 405).
- * `transportHeaders` are the request headers the session transport reads: allowed by
- * default, and exposed.
+ * Starlette's `CORSMiddleware` with `allow_methods=["*"]`: a preflight (OPTIONS with
+ * `Access-Control-Request-Method` and an `Origin`) is answered here, `200 OK` in plain text
+ * or `400 Disallowed CORS ...`; any other request with an `Origin` gets the simple headers.
+ * A request without `Origin` goes on unchanged, so same-origin answers stay exactly FastAPI's.
+ * `transportHeaders`, the request headers the session transport reads, are allowed and exposed.
  */
-export function withCors(next: Answer, transportHeaders: readonly string[]): Answer {
-  const allowed = ['authorization', 'content-type', ...transportHeaders].join(', ')
-  const exposed = [EXPOSED_HEADERS, ...transportHeaders].join(', ')
-  return async (exchange) => {
-    const origin = exchange.request.headers.get('origin')
-    if (!origin) return next(exchange)
-    const requestedMethod = exchange.request.headers.get('access-control-request-method')
-    if (exchange.request.method === 'OPTIONS' && requestedMethod) {
-      const requestedHeaders = exchange.request.headers.get('access-control-request-headers')
-      return new Response(null, {
-        status: 204,
-        headers: {
-          ...grant(origin, exposed),
-          'access-control-allow-methods': ALLOWED_METHODS,
-          'access-control-allow-headers': requestedHeaders ?? allowed,
-          'access-control-max-age': '600',
-        },
-      })
+export function withCors(next: Answer, settings: CorsSettings, transportHeaders: readonly string[]): Answer {
+  const allowAllOrigins = settings.allowOrigins.includes('*')
+  const allowAllHeaders = settings.allowHeaders.includes('*')
+  const allowHeaders = [...new Set([...SAFELISTED_HEADERS, ...settings.allowHeaders, ...transportHeaders])].sort()
+  const exposed = [...settings.exposeHeaders, ...transportHeaders].join(', ')
+  const simple: Record<string, string> = {
+    ...(allowAllOrigins ? { 'access-control-allow-origin': '*' } : {}),
+    ...(settings.allowCredentials ? { 'access-control-allow-credentials': 'true' } : {}),
+    ...(exposed ? { 'access-control-expose-headers': exposed } : {}),
+  }
+  const allowed = (origin: string) => allowAllOrigins || settings.allowOrigins.includes(origin)
+
+  const preflight = (request: Request, origin: string): Response => {
+    const explicitOrigin = !allowAllOrigins || settings.allowCredentials
+    const headers: Record<string, string> = {
+      ...(explicitOrigin ? { vary: 'Origin' } : { 'access-control-allow-origin': '*' }),
+      'access-control-allow-methods': ALL_METHODS.join(', '),
+      'access-control-max-age': '600',
+      ...(!allowAllHeaders ? { 'access-control-allow-headers': allowHeaders.join(', ') } : {}),
+      ...(settings.allowCredentials ? { 'access-control-allow-credentials': 'true' } : {}),
     }
+    const failures: string[] = []
+    if (allowed(origin)) {
+      if (explicitOrigin) headers['access-control-allow-origin'] = origin
+    } else failures.push('origin')
+    if (!ALL_METHODS.includes(request.headers.get('access-control-request-method') ?? '')) failures.push('method')
+    const requested = request.headers.get('access-control-request-headers')
+    if (allowAllHeaders && requested !== null) headers['access-control-allow-headers'] = requested
+    else if (requested !== null && requested.split(',').some((name) => !allowHeaders.includes(name.trim().toLowerCase()))) {
+      failures.push('headers')
+    }
+    const text = failures.length ? `Disallowed CORS ${failures.join(', ')}` : 'OK'
+    return answer(text, failures.length ? 400 : 200, { ...headers, 'content-type': 'text/plain; charset=utf-8' })
+  }
+
+  return async (exchange) => {
+    const { request } = exchange
+    const origin = request.headers.get('origin')
+    if (origin === null) return next(exchange)
+    if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflight(request, origin)
     const response = await next(exchange)
-    if (response.type !== 'error') for (const [name, value] of Object.entries(grant(origin, exposed))) response.headers.set(name, value)
+    if (response.type === 'error') return response
+    for (const [name, value] of Object.entries(simple)) response.headers.set(name, value)
+    // With a cookie, or when only some origins are allowed, the origin itself is named.
+    if ((allowAllOrigins && request.headers.has('cookie')) || (!allowAllOrigins && allowed(origin))) {
+      response.headers.set('access-control-allow-origin', origin)
+      response.headers.append('vary', 'Origin')
+    }
     return response
   }
 }
-
-const grant = (origin: string, exposed: string) => ({
-  'access-control-allow-origin': origin,
-  'access-control-allow-credentials': 'true',
-  'access-control-expose-headers': exposed,
-  vary: 'origin',
-})

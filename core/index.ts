@@ -1,11 +1,14 @@
-import { withBody, withoutBody, writtenBody } from '../fastapi/responses.js'
+import { API_ROUTES } from '../api/routes.js'
+import { notFound, withBody, withoutBody, writtenBody } from '../fastapi/responses.js'
+import { createRouter, type Route } from '../fastapi/router.js'
 import { createControl, CONTROL_PREFIX } from '../handlers/index.js'
+import { pathFromUrlPath } from '../python/url-quote.js'
 import { createApi } from './api.js'
 import { withBodyLimit } from './body-limit.js'
 import { settle } from './boundary.js'
 import { withCors } from './cors.js'
 import type { Answer, Exchange } from './exchange.js'
-import { createMetaRoutes } from './meta.js'
+import { createMetaAnswers, META_ROUTES } from './meta.js'
 import { resolveSettings, type CoreOptions, type CoreSettings } from './settings.js'
 
 /** The whole mock as one web-standard function, in the manner of hono's `app.fetch`. */
@@ -28,7 +31,7 @@ export function createCore(options: CoreOptions): Core {
   const settings = resolveSettings(options)
   let answer: Answer = dispatcher(settings)
   answer = withBodyLimit(answer, settings.maxBodyBytes)
-  if (settings.cors) answer = withCors(answer, settings.sessionHeaders)
+  if (settings.cors) answer = withCors(answer, settings.cors, settings.sessionHeaders)
   const claims = claimTest(settings)
   return {
     settings,
@@ -41,16 +44,22 @@ export function createCore(options: CoreOptions): Core {
   }
 }
 
-/** Control API, FastAPI's own routes, then the API (with its 404/405/307 for anything else). */
+/**
+ * The control API; then the routes of FastAPI's app, as its router sees them: its own
+ * (`/openapi.json`, `/docs`, where the mock owns the origin) before the API's, with the
+ * router's 307/405/404 for anything else.
+ */
 function dispatcher(settings: CoreSettings): Answer {
   const control = createControl(settings)
-  const meta = createMetaRoutes(settings.profile)
+  const meta = createMetaAnswers(settings.profile)
   const api = createApi(settings)
+  const route = createRouter<Route>(settings.claim === 'all' ? [...META_ROUTES, ...API_ROUTES] : API_ROUTES)
   return async (exchange: Exchange) => {
     const { request, url } = exchange
-    if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return control(request, url)
-    const own = settings.claim === 'all' ? meta(request.method, url.pathname) : undefined
-    return own ?? withoutBodyForHead(request, await api(exchange))
+    if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return withoutBodyForHead(request, await control(request, url))
+    const result = route(request.method, pathFromUrlPath(url.pathname))
+    const own = result.kind === 'match' && META_ROUTES.includes(result.route) ? (meta(result.route) ?? notFound()) : undefined
+    return withoutBodyForHead(request, own ?? (await api(exchange, result)))
   }
 }
 

@@ -3,6 +3,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/body.js'
 import { httpError } from '../fastapi/responses.js'
 import { MockInstance } from '../mock/instance.js'
 import { HEADER_OR_COOKIE_SESSIONS, SESSION_HEADER, type Sessions, type SessionTransport } from '../mock/sessions.js'
+import { DEV_CORS, type CorsSettings } from './cors.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 
 export interface CoreOptions {
@@ -29,8 +30,12 @@ export interface CoreOptions {
   delayMs?: number
   /** Serve the control API under `/__mock/`. @default true */
   control?: boolean
-  /** Answer CORS for pages of other origins (a standalone server needs it; msw's hosts do not). @default false */
-  cors?: boolean
+  /**
+   * Answer CORS as Starlette's `CORSMiddleware` with these settings, for pages of other origins
+   * (a standalone server needs it; msw's hosts do not); `true` is {@link DEV_CORS}.
+   * @default false
+   */
+  cors?: boolean | CorsSettings
   /** Where a bug of the mock (an exception) is reported. @default console.error */
   logError?: (message: string, error: unknown) => void
 }
@@ -49,7 +54,7 @@ export function resolveSettings(options: CoreOptions) {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     delayMs: options.delayMs ?? 0,
     control: options.control ?? true,
-    cors: options.cors ?? false,
+    cors: options.cors === true ? DEV_CORS : options.cors || undefined,
     sessionHeaders: (options.sessions ?? HEADER_OR_COOKIE_SESSIONS).headers,
     logError: options.logError ?? ((message: string, error: unknown) => console.error(message, error)),
     instanceFor: instanceResolver(options),

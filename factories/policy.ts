@@ -69,7 +69,7 @@ export function buildRule(faker: Faker, policy: Policy, prefix: string, index: n
     constraint_logic: cycle(ConstraintLogic.options, index),
     provenance: {
       extracted_by: manual ? 'manual' : 'llm',
-      model_used: manual ? null : cycle(MODELS, index),
+      model_used: manual ? '' : cycle(MODELS, index),
       // A manual rule is certain: 1.0, which Python writes as a float (`1.0`), never `1`.
       confidence_score: manual ? 1 : faker.number.float({ min: 0.55, max: 0.99, fractionDigits: 2 }),
       source_location: {

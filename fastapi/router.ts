@@ -3,6 +3,11 @@ export interface Route {
   readonly name: string
   readonly method: string
   readonly path: string
+  /**
+   * Starlette's own `Route` (FastAPI's /openapi.json and /docs) answers HEAD wherever it
+   * answers GET; an `APIRoute` (the API's endpoints) does not.
+   */
+  readonly head?: boolean
 }
 
 export type RouteResult<R extends Route> =
@@ -22,10 +27,10 @@ export function createRouter<R extends Route>(routes: readonly R[]): (method: st
   const match = (path: string) => compiled.filter(({ pattern }) => pattern.test(path))
   return (method, path) => {
     const candidates = match(path)
-    const full = candidates.find(({ route }) => route.method === method)
+    const full = candidates.find(({ route }) => route.method === method || (method === 'HEAD' && route.head && route.method === 'GET'))
     if (full) return { kind: 'match', route: full.route, params: { ...full.pattern.exec(path)?.groups } }
     const partial = candidates[0]
-    if (partial) return { kind: 'method_not_allowed', allow: [partial.route.method] }
+    if (partial) return { kind: 'method_not_allowed', allow: partial.route.head ? [partial.route.method, 'HEAD'] : [partial.route.method] }
     if (path !== '/') {
       const twin = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`
       if (match(twin).length > 0) return { kind: 'redirect', path: twin }

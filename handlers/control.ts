@@ -49,7 +49,9 @@ export function createControl(settings: ControlSettings) {
   ])
   return async (request: Request, url: URL): Promise<Response> => {
     if (!settings.control) return httpError(404, 'The control API is switched off (--no-control)')
-    const route = routes.get(`${request.method} ${url.pathname.slice(CONTROL_PREFIX.length)}`)
+    // HEAD is GET without the body (the core drops it), as Starlette answers its own routes.
+    const method = request.method === 'HEAD' ? 'GET' : request.method
+    const route = routes.get(`${method} ${url.pathname.slice(CONTROL_PREFIX.length)}`)
     if (!route) return httpError(404, 'Not Found')
     return route(request, url, await settings.instanceFor(request))
   }

@@ -115,7 +115,8 @@ export const SourceLocation = z.object({
 
 export const Provenance = z.object({
   extracted_by: ExtractedBy,
-  model_used: z.string().nullable(),
+  /** The description types it as a string: a manual rule says `""` (decisions.md), never `null`. */
+  model_used: z.string(),
   confidence_score: z.number(),
   source_location: SourceLocation,
 })
@@ -138,9 +139,10 @@ export const PolicyRule = z.object({
   category: RuleCategory,
   tags: z.array(z.string()),
   status: RuleStatus,
-  reviewed_by: Uuid.nullable(),
-  reviewed_at: Timestamp.nullable(),
-  review_notes: z.string().nullable(),
+  // `Optional[...] = None` in the FastAPI model: not required in its schema, `null` while a draft.
+  reviewed_by: Uuid.nullable().default(null),
+  reviewed_at: Timestamp.nullable().default(null),
+  review_notes: z.string().nullable().default(null),
 })
 
 export const PersonaListResponse = z.object({ results: z.array(Persona), total: z.int() })

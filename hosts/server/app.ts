@@ -21,6 +21,8 @@ export interface AppOptions extends InstanceOptions {
   control?: boolean
   /** Session worlds kept at most. @default 100 */
   sessionLimit?: number
+  /** Answer CORS as a FastAPI app with Starlette's `CORSMiddleware` for a dev frontend does; `false`: plain FastAPI. @default true */
+  cors?: boolean
   logger?: Logger
 }
 
@@ -51,7 +53,7 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
     ...options,
     instance: sessions,
     claim: 'all',
-    cors: true,
+    cors: options.cors ?? true,
     logError: (message, error) => logger.error(message, error),
   })
   const mockHandlers = handlersOf(core)

@@ -43,6 +43,7 @@ const program = new Command('agent-console-mock')
   .option('--max-body-bytes <bytes>', 'larger request bodies answer 413', integer('--max-body-bytes', 1, 1024 ** 3), 1024 * 1024)
   .option('--sessions <count>', 'session worlds kept at most (X-Mock-Session)', integer('--sessions', 1, 10_000), 100)
   .option('--no-control', 'switch off the control API under /__mock/')
+  .option('--no-cors', "answer no CORS (plain FastAPI); by default CORS is answered as Starlette's CORSMiddleware does")
   .option('-q, --quiet', 'log errors only, not every request')
   .addHelpText('after', '\nEnvironment: PORT (the port, when --port is not given), AGENT_CONSOLE_MOCK_JWT_SECRET (sign and check tokens with this secret instead of the development one).')
   .action(async (options) => {
@@ -61,6 +62,7 @@ const program = new Command('agent-console-mock')
       maxBodyBytes: options.maxBodyBytes,
       sessionLimit: options.sessions,
       control: options.control,
+      cors: options.cors,
       jwtSecret,
       logger,
     })

@@ -66,7 +66,7 @@ it('returns every rule field, with review fields null exactly while a rule is a 
 
 it('writes a confidence score of one as the float 1.0, as Python does', async () => {
   const { text } = await api.get(`${path}?limit=1000`, tokens.team_reader)
-  expect(text).toContain('"extracted_by":"manual","model_used":null,"confidence_score":1.0,')
+  expect(text).toContain('"extracted_by":"manual","model_used":"","confidence_score":1.0,')
   expect(text).not.toMatch(/"confidence_score":1,/)
 })
 

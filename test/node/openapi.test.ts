@@ -171,6 +171,10 @@ describe('the OpenAPI document', () => {
     expect(bytes(componentSchemas.PolicyRule.properties.reviewed_by)).toBe(
       '{"anyOf":[{"type":"string","format":"uuid"},{"type":"null"}],"title":"Reviewed By"}',
     )
+    expect(componentSchemas.PolicyRule.required, 'fields with a default (None) are not required').not.toContain('reviewed_by')
+    expect(componentSchemas.PolicyRule.required).not.toContain('review_notes')
+    expect(componentSchemas.PolicyRule.required).toContain('status')
+    expect(bytes(componentSchemas.Provenance.properties.model_used)).toBe('{"type":"string","title":"Model Used"}')
   })
 
   it('follows the profile: rules paging names and default, bulk add status', () => {

@@ -69,15 +69,29 @@ it('refuses a body over the limit with 413 without reading it all', async () => 
   expect([res.status, res.body]).toEqual([413, '{"detail":"Request body too large"}'])
 })
 
-it('answers a CORS preflight and adds CORS headers for another origin only', async () => {
+it('answers CORS as Starlette’s CORSMiddleware does: a preflight, then the simple headers', async () => {
   const preflight = await raw('OPTIONS', '/v1/personas/', { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' })
-  expect(preflight.status).toBe(204)
-  expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': 'http://localhost:5173', 'access-control-allow-credentials': 'true', 'access-control-allow-headers': 'authorization' })
-  expect(preflight.headers['access-control-allow-methods']).toContain('GET')
+  expect([preflight.status, preflight.body, preflight.headers['content-type']]).toEqual([200, 'OK', 'text/plain; charset=utf-8'])
+  expect(preflight.headers).toMatchObject({ vary: 'Origin', 'access-control-allow-origin': 'http://localhost:5173', 'access-control-allow-credentials': 'true', 'access-control-allow-headers': 'authorization', 'access-control-max-age': '600' })
+  expect(preflight.headers['access-control-allow-methods']).toBe('DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT')
+  const refused = await raw('OPTIONS', '/v1/personas/', { origin: 'http://localhost:5173', 'access-control-request-method': 'PROPFIND' })
+  expect([refused.status, refused.body]).toEqual([400, 'Disallowed CORS method'])
   const cross = await raw('GET', '/v1/personas/', { origin: 'http://localhost:5173' })
-  expect([cross.status, cross.headers['access-control-allow-origin'], cross.headers['access-control-expose-headers']]).toEqual([401, 'http://localhost:5173', expect.stringContaining('www-authenticate')])
+  expect([cross.status, cross.headers['access-control-allow-origin'], cross.headers['access-control-expose-headers']]).toEqual([401, '*', expect.stringContaining('www-authenticate')])
+  const withCookie = await raw('GET', '/v1/personas/', { origin: 'http://localhost:5173', cookie: 'a=b' })
+  expect([withCookie.headers['access-control-allow-origin'], withCookie.headers.vary]).toEqual(['http://localhost:5173', 'Origin'])
   const same = await raw('GET', '/v1/personas/')
   expect(same.headers['access-control-allow-origin']).toBeUndefined()
+})
+
+it('answers no CORS at all when switched off, as a FastAPI app without the middleware', async () => {
+  const plain = await startTestServer({ cors: false })
+  try {
+    const preflight = await fetch(`${plain.url}/v1/personas/`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } })
+    expect([preflight.status, preflight.headers.get('allow'), preflight.headers.get('access-control-allow-origin')]).toEqual([405, 'GET', null])
+  } finally {
+    await plain.close()
+  }
 })
 
 it('closes the connection for an injected dropped connection', async () => {
@@ -129,4 +143,23 @@ it('turns an exception in a handler into a logged 500 as Starlette answers it, a
   } finally {
     await broken.close()
   }
+})
+
+it('answers HEAD on every GET route of its own as Starlette does, for health probes such as wait-on', async () => {
+  for (const path of ['/openapi.json', '/docs', '/__mock/health', '/__mock/fixtures']) {
+    const [head, get] = [await raw('HEAD', path), await raw('GET', path)]
+    expect([head.status, head.body, head.headers['content-length'], head.headers['content-type']], path).toEqual([200, '', get.headers['content-length'], get.headers['content-type']])
+  }
+  expect(await raw('POST', '/openapi.json')).toMatchObject({ status: 405, headers: { allow: 'GET, HEAD' } })
+})
+
+it('redirects the slash twins of its own routes and serves the docs page’s OAuth2 redirect page', async () => {
+  for (const [path, location] of [['/docs/', '/docs'], ['/openapi.json/', '/openapi.json']] as const) {
+    const res = await raw('GET', path, { host: 'mock.test:4010' })
+    expect([res.status, res.headers.location], path).toEqual([307, `http://mock.test:4010${location}`])
+  }
+  const redirect = await raw('GET', '/docs/oauth2-redirect')
+  expect([redirect.status, redirect.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8'])
+  const script = /<script src="([^"]+)"/.exec(redirect.body)?.[1]
+  expect((await raw('GET', script ?? '/missing')).body).toContain('swaggerUIRedirectOauth2')
 })
