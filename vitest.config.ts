@@ -1,13 +1,33 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * Two tiers, as vitest projects (`vitest run --project unit|node`; `npm test` runs both):
+ * - `unit`: test/unit, pure functions: no servers, no build.
+ * - `node`: everything else under test/ (node, server, cli, contract, reliability), which
+ *   starts mocks and servers and runs the built CLI, so it builds dist/ first (global setup,
+ *   incremental: a no-op when nothing changed).
+ */
 export default defineConfig({
   // Resolve the package's own subpaths (agent-console-mock/node, ...) to the TypeScript
   // sources, so tests go through the public exports without a build step.
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**', '**/node_modules/**'],
+          globalSetup: ['test/global-setup.ts'],
+        },
+      },
+    ],
   },
 })

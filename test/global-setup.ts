@@ -1,8 +1,11 @@
 import { execFileSync } from 'node:child_process'
 import { resolve } from 'node:path'
 
-/** Builds dist/ once, so the CLI and cross-process tests run the package as it ships. */
+/**
+ * Builds dist/ once per run, so the CLI and cross-process tests run the package as it ships.
+ * The same incremental build as `npm start` (scripts/build.mjs): a no-op when nothing changed.
+ */
 export default function buildOnce(): void {
   const root = resolve(import.meta.dirname, '..')
-  execFileSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' })
+  execFileSync(process.execPath, [resolve(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' })
 }
