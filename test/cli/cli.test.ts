@@ -8,6 +8,12 @@ const cli = resolve(import.meta.dirname, '../../dist/hosts/server/cli.js')
 const folder = mkdtempSync(join(tmpdir(), 'acm-cli-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
+/**
+ * Each test starts the CLI up to three times, each start with a 20 s hang guard of its own:
+ * the test's timeout leaves room for them all, so that a hang fails with the guard's message.
+ */
+const CLI_TEST_TIMEOUT_MS = 90_000
+
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 20_000 })
 
@@ -18,7 +24,8 @@ async function start(args: string[], env: NodeJS.ProcessEnv = {}) {
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
   const url = await new Promise<string>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), 15_000)
+    // A hang guard, not a bound on start-up time.
+    const timer = setTimeout(() => reject(new Error(`no banner within 20 s:\n${output}`)), 20_000)
     child.stdout.on('data', () => {
       const match = /listening on (http:\/\/\S+)/.exec(output)
       if (match) {
@@ -27,9 +34,10 @@ async function start(args: string[], env: NodeJS.ProcessEnv = {}) {
       }
     })
   })
+  // Resolves once the process has exited and its output is closed: output() is then all it ever printed.
   const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<number | null>((resolvePromise) => {
-      child.once('exit', (code) => resolvePromise(code))
+      child.once('close', (code) => resolvePromise(code))
       child.kill(signal)
     })
   return { url, stop, output: () => output }
@@ -39,11 +47,11 @@ it('prints help with every option', () => {
   const { status, stdout } = run(['--help'])
   expect(status).toBe(0)
   for (const option of ['--port', '--host', '--seed', '--personas', '--profile', '--delay', '--state-file', '--quiet', '--no-control', 'PORT']) expect(stdout).toContain(option)
-})
+}, CLI_TEST_TIMEOUT_MS)
 
 it('prints its version', () => {
   expect(run(['--version']).stdout.trim()).toBe('0.1.0')
-})
+}, CLI_TEST_TIMEOUT_MS)
 
 it('refuses a bad option value with a message and exit code 1', () => {
   const bad = run(['--port', 'abc'])
@@ -54,7 +62,7 @@ it('refuses a bad option value with a message and exit code 1', () => {
   const badProfile = run(['--profile', profile])
   expect(badProfile.status).toBe(1)
   expect(badProfile.stderr).toContain('timestampUnit')
-})
+}, CLI_TEST_TIMEOUT_MS)
 
 it('starts on loopback, prints a banner with ids and tokens, answers, and stops on SIGTERM', async () => {
   const server = await start(['--port', '0', '--seed', '3', '--personas', '7'])
@@ -67,27 +75,32 @@ it('starts on loopback, prints a banner with ids and tokens, answers, and stops 
     expect(banner).toContain(`${server.url}/docs`)
     const listed = await fetch(`${server.url}/v1/personas/`, { headers: { authorization: `Bearer ${fixtures.tokens.team_reader}` } })
     expect(((await listed.json()) as { total: number }).total).toBe(7)
-    await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(/GET \/v1\/personas\/ 200 \d+\.\dms/)
+    // The log line comes after the answer; the poll's timeout is a hang guard.
+    await expect.poll(() => server.output(), { timeout: 20_000 }).toMatch(/GET \/v1\/personas\/ 200 \d+\.\dms/)
   } finally {
     expect(await server.stop()).toBe(0)
   }
-})
+}, CLI_TEST_TIMEOUT_MS)
 
 it('takes the port from PORT, logs nothing per request with --quiet, and never prints a custom secret', async () => {
   const probe = await start(['--port', '0'])
   const port = new URL(probe.url).port
   await probe.stop()
   const server = await start(['--quiet'], { PORT: port, AGENT_CONSOLE_MOCK_JWT_SECRET: 'a-very-private-secret-value' })
+  let stopped = false
   try {
     expect(server.url).toBe(`http://127.0.0.1:${port}`)
-    await fetch(`${server.url}/v1/personas/`)
-    await new Promise((r) => setTimeout(r, 100))
+    await (await fetch(`${server.url}/v1/personas/`)).arrayBuffer()
+    // Everything the process printed is known once it has exited and closed its output, however
+    // long a log line would have taken to come.
+    expect(await server.stop('SIGINT')).toBe(0)
+    stopped = true
     expect(server.output()).not.toMatch(/GET \/v1\/personas\//)
     expect(server.output()).not.toContain('a-very-private-secret-value')
   } finally {
-    expect(await server.stop('SIGINT')).toBe(0)
+    if (!stopped) await server.stop('SIGKILL')
   }
-})
+}, CLI_TEST_TIMEOUT_MS)
 
 it('exits with a clear message when the port is taken', async () => {
   const server = await start(['--port', '0'])
@@ -98,4 +111,4 @@ it('exits with a clear message when the port is taken', async () => {
   } finally {
     await server.stop()
   }
-})
+}, CLI_TEST_TIMEOUT_MS)

@@ -5,41 +5,49 @@ import { ContractClient, RequestTimeoutError, ServerUnreachableError, verify } f
 import { override, PERSONAS } from './support/variant.js'
 import { closedPort, startMock, verifyOptionsFor } from './support/mock.js'
 
+/**
+ * A timeout the answers that are not held back always beat, however loaded the machine: a
+ * check that fails for want of an answer here fails because its request was held back.
+ */
+const GENEROUS_TIMEOUT_MS = 20_000
+
 let slow: RunningServer
 beforeAll(async () => {
-  // Lists personas for a signed-in caller only after a second: every such request outlives a short timeout.
-  const slowWhenSignedIn = override('get', PERSONAS, async (request) => {
-    if (request.headers.has('authorization')) await delay(1_000)
+  // Never answers a signed-in caller's list of personas with limit=0 (the first request of
+  // validation.limit-range, and of no other check): only a timeout ends such a request, and
+  // it is the only one held back.
+  const holdsLimitZero = override('get', PERSONAS, async (request) => {
+    if (request.headers.has('authorization') && new URL(request.url).searchParams.get('limit') === '0') await delay('infinite')
     return undefined
   })
-  slow = await startMock({ handlers: [slowWhenSignedIn] })
+  slow = await startMock({ handlers: [holdsLimitZero] })
 })
 afterAll(() => slow.close())
 
 it('gives up on a request after the timeout and says which request', async () => {
   const client = new ContractClient(slow.url, 100)
-  const error = await client.send({ method: 'GET', path: '/v1/personas/', query: { limit: 5 }, auth: { label: 'token', header: 'Bearer x' } }).catch((thrown: unknown) => thrown)
+  const error = await client.send({ method: 'GET', path: '/v1/personas/', query: { limit: 0 }, auth: { label: 'token', header: 'Bearer x' } }).catch((thrown: unknown) => thrown)
   expect(error).toBeInstanceOf(RequestTimeoutError)
-  expect(error).toMatchObject({ message: 'no answer within 100 ms', request: 'GET /v1/personas/?limit=5 (token)' })
+  expect(error).toMatchObject({ message: 'no answer within 100 ms', request: 'GET /v1/personas/?limit=0 (token)' })
 })
 
 it('fails the checks whose requests time out, with the timeout as evidence, and finishes', async () => {
-  const started = Date.now()
-  const report = await verify(verifyOptionsFor(slow, { timeoutMs: 150 }))
+  const report = await verify(verifyOptionsFor(slow, { timeoutMs: GENEROUS_TIMEOUT_MS }))
   const limitRange = report.checks.find((check) => check.id === 'validation.limit-range')!
   expect(limitRange.status).toBe('failed')
-  expect(limitRange.evidence[0]).toMatchObject({ expected: 'an answer', got: 'no answer within 150 ms' })
-  expect(report.checks.find((check) => check.id === 'auth.no-token')?.status, 'requests without a token are not slowed').toBe('passed')
-  expect(Date.now() - started).toBeLessThan(10_000)
-})
+  expect(limitRange.evidence[0]).toMatchObject({ expected: 'an answer', got: `no answer within ${GENEROUS_TIMEOUT_MS} ms` })
+  // One request timing out fails its check and no other: the run goes on, and the rest pass.
+  expect(report.checks.filter((check) => check.status === 'failed').map((check) => check.id)).toEqual(['validation.limit-range'])
+  expect(report.checks.find((check) => check.id === 'auth.no-token')?.status).toBe('passed')
+}, 60_000 + GENEROUS_TIMEOUT_MS)
 
 it('skips what is left once the run deadline passes', async () => {
-  const started = Date.now()
-  const report = await verify(verifyOptionsFor(slow, { timeoutMs: 150, deadlineMs: 400 }))
+  // A deadline of 1 ms has passed once the run has sent its first requests, however fast the machine.
+  const report = await verify(verifyOptionsFor(slow, { timeoutMs: GENEROUS_TIMEOUT_MS, deadlineMs: 1 }))
   const late = report.checks.filter((check) => check.reason === 'the run reached its deadline before this check')
   expect(late.length).toBeGreaterThan(0)
   expect(report.checks.at(-1)?.reason).toBe('the run reached its deadline before this check')
-  expect(Date.now() - started).toBeLessThan(2_000)
+  expect(late.map((check) => check.status), 'late checks are skipped, not failed').toEqual(late.map(() => 'skipped'))
 })
 
 it('throws a clear error when nothing listens at the base URL', async () => {

@@ -12,14 +12,12 @@ afterAll(() => running.close())
 
 const values = () => running.sessions.primary.world.values.all().map(({ value }) => value)
 
-it('passes every check against the mock itself, writes included, in well under the bound', async () => {
+it('passes every check against the mock itself, writes included', async () => {
   const before = values()
-  const started = Date.now()
   const report = await verify(verifyOptionsFor(running))
   expect(report.checks.filter((check) => check.status !== 'passed').map((check) => `${check.id}: ${check.reason ?? JSON.stringify(check.evidence)}`)).toEqual([])
   expect(report.ok).toBe(true)
   expect(report.summary.warnings, JSON.stringify(report.checks.flatMap((check) => check.warnings))).toBe(0)
-  expect(Date.now() - started).toBeLessThan(5_000)
   const added = values().filter((value) => !before.includes(value))
   expect(added.length, 'the writes added values').toBeGreaterThan(0)
   expect(added.every((value) => value.startsWith('agent-console-mock-verify-')), 'only uniquely named values').toBe(true)

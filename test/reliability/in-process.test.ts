@@ -1,9 +1,10 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { createMockServer, type MockServer } from 'agent-console-mock/node'
 import { readAnswer } from '../support/answer.js'
 import { fiftyParallelBulkAdds, resetsWhileReading } from './support/concurrency.js'
+import { HANG_GUARD_MS, withinMs } from './support/fuzz.js'
 
 // In-process (createMockServer, msw's setupServer): limits, faults and concurrency in one file,
 // since only one mock may intercept fetch in a process at a time.
@@ -23,11 +24,10 @@ beforeAll(async () => {
 })
 afterAll(() => mock.close())
 
-const list = async (query: string) => {
-  const started = performance.now()
-  const answer = await readAnswer(await fetch(mock.url(`/v1/personas/?${query}`), { headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` } }))
-  return { ...answer, ms: performance.now() - started }
-}
+// No test here bounds how long an answer takes (a loaded machine is slow, and that is no
+// failure): a pathological input must be answered, rightly, and not hang (the hang guard).
+const list = (query: string) =>
+  withinMs(HANG_GUARD_MS, fetch(mock.url(`/v1/personas/?${query}`), { headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` } }).then(readAnswer), `a query of ${query.length} characters`)
 const personas = () => fetch(mock.url('/v1/personas/?limit=1'), { headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` } })
 const bulkAdd = async (body: string) =>
   readAnswer(await fetch(mock.url(`/v1/demographics/${mock.fixtures.dimensions[0]!.id}/values/bulk`), { method: 'POST', headers: { authorization: `Bearer ${mock.fixtures.tokens.super_admin}`, 'content-type': 'application/json' }, body }))
@@ -37,10 +37,9 @@ const total = async (path: string) => {
   return { status: answer.status, total: answer.json?.total as number | undefined }
 }
 
-it('answers a 1 MB query string in time, and keeps none of 30 such queries in memory', async () => {
+it('answers a 1 MB query string, and keeps none of 30 such queries in memory', async () => {
   const first = await list(`search=${'a'.repeat(1024 * 1024)}`)
   expect([first.status, first.json.total]).toEqual([200, 0])
-  expect(first.ms).toBeLessThan(2_000)
   const before = heapMb()
   for (let i = 0; i < 30; i++) expect((await list(`search=${'b'.repeat(1024 * 1024)}${i}`)).status).toBe(200)
   // 30 MB of queries went through; the journal keeps each entry's text to 2,048 characters.
@@ -55,10 +54,9 @@ it.each([
   ['20,000 parameters nobody asked for', Array.from({ length: 20_000 }, (_, i) => `p${i}=${i}`).join('&'), 200],
   ['20,000 empty fields', '&'.repeat(20_000), 200],
   ['10,000 percent escapes in one value', `search=${'%C3%A9'.repeat(10_000)}`, 200],
-])('answers %s in time', async (_, query, status) => {
+])('answers %s', async (_, query, status) => {
   const answer = await list(query)
   expect(answer.status).toBe(status)
-  expect(answer.ms).toBeLessThan(2_000)
 })
 
 it('keeps the journal to 1,000 entries by default, oldest dropped', async () => {
@@ -68,35 +66,49 @@ it('keeps the journal to 1,000 entries by default, oldest dropped', async () => 
   expect([entries.length, entries[0]!.path, entries.at(-1)!.path]).toEqual([1_000, '/nowhere/50', '/nowhere/1049'])
 })
 
-it('answers 1 MiB of nesting in a body with 400, in time', async () => {
-  const started = performance.now()
-  const res = await fetch(mock.url(`/v1/demographics/${mock.fixtures.dimensions[0]!.id}/values/bulk`), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${mock.fixtures.tokens.super_admin}`, 'content-type': 'application/json' },
-    body: '{"values":[{"value":"x","metadata":' + '{"a":'.repeat(200_000),
-  })
+it('answers 1 MiB of nesting in a body with 400, without overflowing the stack', async () => {
+  const res = await withinMs(
+    HANG_GUARD_MS,
+    fetch(mock.url(`/v1/demographics/${mock.fixtures.dimensions[0]!.id}/values/bulk`), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.fixtures.tokens.super_admin}`, 'content-type': 'application/json' },
+      body: '{"values":[{"value":"x","metadata":' + '{"a":'.repeat(200_000),
+    }),
+    '1 MiB of nesting',
+  )
   expect([res.status, await res.text()]).toEqual([400, '{"detail":"There was an error parsing the body"}'])
-  expect(performance.now() - started).toBeLessThan(2_000)
 })
 
 it('injects faults in-process as over HTTP: a drop is a network error, an error its status, latency a wait', async () => {
   mock.instance.faults.set({ operations: { bulk_add_values: { drop: { rate: 1 } }, list_personas: { latency: 80, error: { status: 503, rate: 1 } } } })
   await expect(addValue('dropped')).rejects.toThrow(TypeError)
   expect(mock.world.values.all().some((v) => v.value === 'dropped')).toBe(false)
-  const started = performance.now()
   const failed = await personas()
   expect([failed.status, await failed.text()]).toEqual([503, '{"detail":"Service Unavailable"}'])
-  expect(performance.now() - started).toBeGreaterThanOrEqual(75)
+  // The journal's duration runs from arrival to answer: the wait is in it. (A lower bound only,
+  // since load only adds to it; 1 ms less than asked, as a timer counts whole milliseconds.)
+  const [entry] = mock.instance.journal.list({ path: '/v1/personas/', limit: 1 })
+  expect(entry!.status).toBe(503)
+  expect(entry!.duration_ms, 'the 80 ms latency was waited').toBeGreaterThanOrEqual(79)
 })
 
 it('clears them on reset', async () => {
   mock.instance.faults.set({ latency: 500, drop: { rate: 1 } })
   await mock.reset()
   expect(mock.instance.faults.config).toEqual({})
-  const started = performance.now()
-  expect((await personas()).status).toBe(200)
-  expect((await addValue('after-reset')).status).toBe(201)
-  expect(performance.now() - started).toBeLessThan(400)
+  // What the faults decided for each request: no wait, and the operation's own answer.
+  const decide = vi.spyOn(mock.instance.faults, 'decide')
+  try {
+    expect((await personas()).status).toBe(200)
+    expect((await addValue('after-reset')).status).toBe(201)
+    expect(decide.mock.calls.map(([operation]) => operation)).toEqual(['list_personas', 'bulk_add_values'])
+    expect(decide.mock.results.map((result) => result.value)).toEqual([
+      { latencyMs: 0, outcome: 'answer' },
+      { latencyMs: 0, outcome: 'answer' },
+    ])
+  } finally {
+    decide.mockRestore()
+  }
 })
 
 it('loses no value and duplicates none under 50 parallel bulk adds in-process, sort orders unique', async () => {

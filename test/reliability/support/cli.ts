@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
 /** The built CLI (the test run's global setup builds dist/ first). */
@@ -11,6 +12,42 @@ export interface CliServer {
   output(): string
   /** Sends a signal and waits for the process to exit; its exit code (null when killed). */
   stop(signal?: NodeJS.Signals): Promise<number | null>
+  /**
+   * Stops the process with SIGSTOP, so that the files it writes stay as they are until it is
+   * killed or thawed. Resolves true once every thread of it is seen stopped (Linux's /proc: no
+   * system call of it is then under way, so nothing on disk can change any more); false where
+   * there is no /proc to look at (the process is then only asked to stop).
+   */
+  freeze(): Promise<boolean>
+  /** Lets a frozen process run on (SIGCONT). */
+  thaw(): void
+}
+
+/** Whether /proc shows every thread of the process stopped (T, or t when traced). */
+function allThreadsStopped(pid: number): boolean {
+  const tasks = readdirSync(`/proc/${pid}/task`)
+  return tasks.every((tid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'latin1')
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3)
+      return state === 'T' || state === 't'
+    } catch {
+      return true // the thread has ended
+    }
+  })
+}
+
+/** Sends SIGSTOP and waits until /proc shows the process stopped (at most 20 s: a hang guard, not a speed bound). */
+async function freeze(child: ChildProcess): Promise<boolean> {
+  child.kill('SIGSTOP')
+  const pid = child.pid!
+  if (!existsSync(`/proc/${pid}/task`)) return false
+  const guard = Date.now() + 20_000
+  while (!allThreadsStopped(pid)) {
+    if (Date.now() > guard) throw new Error(`process ${pid} did not stop within 20 s of SIGSTOP`)
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 1))
+  }
+  return true
 }
 
 /** Starts the CLI and waits for its banner; rejects with the output if it exits or says nothing in time. */
@@ -41,6 +78,8 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<C
           if (child.exitCode === null && child.signalCode === null) child.kill(signal)
           return exited
         },
+        freeze: () => freeze(child),
+        thaw: () => void child.kill('SIGCONT'),
       })
     })
   })

@@ -1,6 +1,7 @@
 import { request } from 'node:http'
 import { connect } from 'node:net'
 import type { Answer } from '../../support/answer.js'
+import { HANG_GUARD_MS } from './fuzz.js'
 
 /**
  * A request with exactly these headers and target on the wire (fetch would normalise the
@@ -40,31 +41,58 @@ export function rawRequest(base: string, method: string, target: string, headers
   })
 }
 
-/** Bytes straight onto a socket; resolves with everything the server sent back before closing or going quiet. */
-export function rawExchange(base: string, bytes: string, quietMs = 300): Promise<string> {
+/**
+ * Where the first whole HTTP response in `received` ends (its head, and a body framed by
+ * Content-Length or chunked encoding); undefined while it is incomplete, or framed by the
+ * close of the connection.
+ */
+function responseEnd(received: string): number | undefined {
+  const headEnd = received.indexOf('\r\n\r\n')
+  if (headEnd < 0) return undefined
+  const head = received.slice(0, headEnd)
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1])
+  const bodyStart = headEnd + 4
+  if ((status >= 100 && status < 200) || status === 204 || status === 304) return bodyStart
+  const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1]
+  if (length !== undefined) return received.length - bodyStart >= Number(length) ? bodyStart + Number(length) : undefined
+  if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
+    const last = received.indexOf('\r\n0\r\n\r\n', bodyStart - 2)
+    return last < 0 ? undefined : last + 7
+  }
+  return undefined
+}
+
+/**
+ * Bytes straight onto a socket, and nothing more after them; resolves with what the server
+ * sent back, once that is a whole HTTP response or the server closed the connection. Fails
+ * when neither happens within the hang guard (the server waits for bytes that never come).
+ */
+export function rawExchange(base: string, bytes: string): Promise<string> {
   const url = new URL(base)
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname)
     let received = ''
-    let timer: NodeJS.Timeout | undefined
+    const guard = setTimeout(() => {
+      socket.destroy()
+      reject(new Error(`hang guard: no whole answer and no close within ${HANG_GUARD_MS} ms; received so far: ${JSON.stringify(received)}`))
+    }, HANG_GUARD_MS)
     const done = () => {
-      clearTimeout(timer)
+      clearTimeout(guard)
       socket.destroy()
       resolve(received)
     }
-    const quiet = () => {
-      clearTimeout(timer)
-      timer = setTimeout(done, quietMs)
-    }
-    socket.on('connect', () => {
-      socket.write(bytes)
-      quiet()
-    })
+    socket.on('connect', () => socket.write(bytes))
     socket.on('data', (chunk) => {
       received += chunk.toString('latin1')
-      quiet()
+      if (responseEnd(received) !== undefined) done()
     })
     socket.on('end', done)
-    socket.on('error', reject)
+    socket.on('close', done)
+    socket.on('error', (error) => {
+      // A reset right after a whole answer (the server closing on bytes it never read) is the answer.
+      if (responseEnd(received) !== undefined) return done()
+      clearTimeout(guard)
+      reject(error)
+    })
   })
 }
