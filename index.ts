@@ -4,7 +4,13 @@
  */
 export { createHandlers, handlersOf, type HandlerOptions } from './hosts/msw.js'
 export { createCore, type Core, type CoreOptions } from './core/index.js'
-export { createWorld, DEFAULT_SEED, DEFAULT_PERSONAS_PER_TEAM, MAX_PERSONAS_PER_TEAM, type WorldOptions } from './factories/world.js'
+export {
+  createWorld,
+  DEFAULT_SEED,
+  DEFAULT_PERSONAS_PER_TEAM,
+  MAX_PERSONAS_PER_TEAM,
+  type WorldOptions,
+} from './factories/world.js'
 export { World, type WorldContents } from './model/world.js'
 export { DEFAULT_PROFILE, Profile, resolveProfile, type ProfileOptions } from './model/profile.js'
 export * as schemas from './model/schemas.js'

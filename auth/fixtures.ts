@@ -39,7 +39,8 @@ export async function buildFixtures(world: World, secret: string): Promise<Fixtu
   const faker = seededFaker(world.seed, 5)
   const [admin, reader, personaReader, nobody] = Array.from({ length: 4 }, () => faker.string.uuid())
   const readers = [Permission.personaRead, Permission.policyRead]
-  const sign = (claims: Record<string, unknown>, exp = FAR_FUTURE) => mintToken({ sub: '', ...claims, iat: REFERENCE_EPOCH, exp }, secret)
+  const sign = (claims: Record<string, unknown>, exp = FAR_FUTURE) =>
+    mintToken({ sub: '', ...claims, iat: REFERENCE_EPOCH, exp }, secret)
   return {
     seed: world.seed,
     teams,
@@ -48,9 +49,17 @@ export async function buildFixtures(world: World, secret: string): Promise<Fixtu
     tokens: {
       super_admin: await sign({ sub: admin, permissions: [], is_super_admin: true }),
       team_reader: await sign({ sub: reader, team_id: team, permissions: readers, is_super_admin: false }),
-      persona_reader: await sign({ sub: personaReader, team_id: team, permissions: [Permission.personaRead], is_super_admin: false }),
+      persona_reader: await sign({
+        sub: personaReader,
+        team_id: team,
+        permissions: [Permission.personaRead],
+        is_super_admin: false,
+      }),
       no_permissions: await sign({ sub: nobody, team_id: team, permissions: [], is_super_admin: false }),
-      expired: await sign({ sub: reader, team_id: team, permissions: readers, is_super_admin: false }, REFERENCE_EPOCH + 3_600),
+      expired: await sign(
+        { sub: reader, team_id: team, permissions: readers, is_super_admin: false },
+        REFERENCE_EPOCH + 3_600,
+      ),
     },
   }
 }

@@ -23,10 +23,7 @@ export type TokenClaims = Omit<ClaimsInput, 'exp'> & { exp?: number | null }
  * them explicitly (or `exp: null` for none) for a token that does not depend on the clock.
  * @example await mintToken({ sub: userId, team_id: teamId, permissions: ['persona:read'] })
  */
-export async function mintToken(
-  claims: TokenClaims,
-  secret: string = DEVELOPMENT_JWT_SECRET,
-): Promise<string> {
+export async function mintToken(claims: TokenClaims, secret: string = DEVELOPMENT_JWT_SECRET): Promise<string> {
   const now = Math.floor(Date.now() / 1000)
   const { exp = now + 86_400, ...rest } = claims
   const payload = { iat: now, ...rest, ...(exp === null ? {} : { exp }) }
@@ -54,7 +51,11 @@ export async function verifyToken(token: string, secret: string = DEVELOPMENT_JW
  * also refuses a token issued in the future, which jose only checks against a max age.
  */
 function isCurrent(claims: Claims, now = Math.floor(Date.now() / 1000)): boolean {
-  return (claims.exp === undefined || claims.exp > now) && (claims.nbf === undefined || claims.nbf <= now) && (claims.iat === undefined || claims.iat <= now)
+  return (
+    (claims.exp === undefined || claims.exp > now) &&
+    (claims.nbf === undefined || claims.nbf <= now) &&
+    (claims.iat === undefined || claims.iat <= now)
+  )
 }
 
 /** How many distinct valid tokens a verifier remembers. */
@@ -66,7 +67,9 @@ export const TOKEN_CACHE_SIZE = 1000
  * the second it expires. Refused tokens are not remembered (one with `nbf` in the future
  * becomes valid later), and at most TOKEN_CACHE_SIZE tokens are kept.
  */
-export function createTokenVerifier(secret: string = DEVELOPMENT_JWT_SECRET): (token: string) => Promise<Claims | undefined> {
+export function createTokenVerifier(
+  secret: string = DEVELOPMENT_JWT_SECRET,
+): (token: string) => Promise<Claims | undefined> {
   const valid = new Map<string, Claims>()
   return async (token) => {
     const known = valid.get(token)

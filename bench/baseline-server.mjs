@@ -29,9 +29,14 @@ app.get('/v1/personas/', (req, res) => {
   const all = byTeam.get(String(req.query.team_id)) ?? []
   const intents = req.query.intents ? [req.query.intents].flat().map(String) : undefined
   const search = req.query.search ? String(req.query.search).toLowerCase() : undefined
-  const matches = intents || search
-    ? all.filter((p) => (!intents || intents.includes(p.intent)) && (!search || [p.name, p.description ?? '', p.role].some((f) => f.toLowerCase().includes(search))))
-    : all
+  const matches =
+    intents || search
+      ? all.filter(
+          (p) =>
+            (!intents || intents.includes(p.intent)) &&
+            (!search || [p.name, p.description ?? '', p.role].some((f) => f.toLowerCase().includes(search))),
+        )
+      : all
   const offset = Number(req.query.offset ?? 0)
   const limit = Number(req.query.limit ?? 10)
   res.json({ results: matches.slice(offset, offset + limit), total: matches.length })
@@ -43,7 +48,15 @@ app.get('/v1/policies/:id/rules', (req, res) => {
   res.json({ results: rules.slice(offset, offset + limit), total: rules.length })
 })
 app.post('/v1/demographics/:id/values/bulk', (req, res) => {
-  const created = req.body.values.map((item, index) => ({ id: crypto.randomUUID(), dimension_id: req.params.id, value: item.value, created_at: 0, display_name: item.display_name ?? item.value, value_metadata: item.metadata ?? {}, sort_order: values.length + index }))
+  const created = req.body.values.map((item, index) => ({
+    id: crypto.randomUUID(),
+    dimension_id: req.params.id,
+    value: item.value,
+    created_at: 0,
+    display_name: item.display_name ?? item.value,
+    value_metadata: item.metadata ?? {},
+    sort_order: values.length + index,
+  }))
   values.push(...created)
   res.status(201).json(created)
 })

@@ -12,7 +12,15 @@ import { http } from 'msw'
 import { mockMiddleware } from '../dist/hosts/server/index.js'
 
 const page = readFileSync(process.argv[2] ?? '')
-const handlers = [http.get(({ request }) => new URL(request.url).pathname === '/v1/personas/', () => new Response(page, { headers: { 'content-length': String(page.byteLength), 'content-type': 'application/json' } }))]
+const handlers = [
+  http.get(
+    ({ request }) => new URL(request.url).pathname === '/v1/personas/',
+    () =>
+      new Response(page, {
+        headers: { 'content-length': String(page.byteLength), 'content-type': 'application/json' },
+      }),
+  ),
+]
 const app = express().disable('x-powered-by').disable('etag')
 app.use(mockMiddleware({ handlers: () => handlers }))
 const server = app.listen(0, '127.0.0.1', () => {

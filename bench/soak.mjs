@@ -33,13 +33,27 @@ const RSS_TOLERANCE = 0.1
 
 /** Resident set size of a process in MB (Linux /proc, else ps). */
 function rssMb(pid) {
-  if (existsSync(`/proc/${pid}/status`)) return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+  if (existsSync(`/proc/${pid}/status`))
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
   return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024
 }
 
 /** Starts the CLI and resolves with its URL once it listens; anything it writes to stderr is kept. */
 function startMock() {
-  const child = spawn(process.execPath, ['dist/hosts/server/cli.js', '--port', '0', '--quiet', '--personas', String(PERSONAS), '--sessions', String(SESSIONS + 4)], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(
+    process.execPath,
+    [
+      'dist/hosts/server/cli.js',
+      '--port',
+      '0',
+      '--quiet',
+      '--personas',
+      String(PERSONAS),
+      '--sessions',
+      String(SESSIONS + 4),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   let stdout = ''
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += chunk))
@@ -77,10 +91,18 @@ function mixedRequest(fixtures) {
     ]
     return { method: 'GET', path: `/v1/personas/?${filters.join('&')}`, headers: reader }
   }
-  if (roll < 65) return { method: 'GET', path: `/v1/policies/${fixtures.policies[random(2)].id}/rules?limit=${1 + random(300)}&offset=${random(280)}`, headers: reader }
+  if (roll < 65)
+    return {
+      method: 'GET',
+      path: `/v1/policies/${fixtures.policies[random(2)].id}/rules?limit=${1 + random(300)}&offset=${random(280)}`,
+      headers: reader,
+    }
   if (roll < 75) {
     // New values into a session world; the session resets below keep those worlds bounded.
-    const values = Array.from({ length: 10 }, () => ({ value: `soak-${++unique}`, metadata: { n: unique, tags: ['a', 'b'] } }))
+    const values = Array.from({ length: 10 }, () => ({
+      value: `soak-${++unique}`,
+      metadata: { n: unique, tags: ['a', 'b'] },
+    }))
     return { method: 'POST', path: bulkPath, headers: { ...admin, ...session() }, body: JSON.stringify({ values }) }
   }
   if (roll < 85) {
@@ -89,9 +111,19 @@ function mixedRequest(fixtures) {
     return { method: 'POST', path: bulkPath, headers: admin, body: JSON.stringify({ values }) }
   }
   // What a test worker does between tests: its session back to a small seeded world.
-  if (roll < 86) return { method: 'POST', path: '/__mock/reset', headers: { ...session(), 'content-type': 'application/json' }, body: '{"personas":20}' }
+  if (roll < 86)
+    return {
+      method: 'POST',
+      path: '/__mock/reset',
+      headers: { ...session(), 'content-type': 'application/json' },
+      body: '{"personas":20}',
+    }
   if (roll < 92) return { method: 'GET', path: '/__mock/requests?limit=20', headers: {} }
-  return { method: 'GET', path: `/v1/personas/?team_id=${fixtures.teams[1].id}&limit=20`, headers: { authorization: `Bearer ${fixtures.tokens.super_admin}`, ...session() } }
+  return {
+    method: 'GET',
+    path: `/v1/personas/?team_id=${fixtures.teams[1].id}&limit=20`,
+    headers: { authorization: `Bearer ${fixtures.tokens.super_admin}`, ...session() },
+  }
 }
 
 /** Runs the mix for `seconds`, at `rate` requests per second overall (unthrottled when undefined), sampling RSS. */
@@ -113,7 +145,9 @@ async function load(url, fixtures, seconds, rate, pid) {
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
-    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stat]) => [status, Number(stat.count)])),
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([status, stat]) => [status, Number(stat.count)]),
+    ),
     rssSamples: samples,
   }
 }
@@ -128,7 +162,9 @@ const rssAtStart = Math.round(rssMb(pid))
 // the soak rate, after which the RSS baseline is taken.
 console.error(`warming up unthrottled for ${WARMUP} s...`)
 const warmup = await load(url, fixtures, WARMUP, undefined, pid)
-console.error(`  ${warmup.rps} req/s; probing the highest rate (${PROBE} s, ${CONNECTIONS} connections, unthrottled)...`)
+console.error(
+  `  ${warmup.rps} req/s; probing the highest rate (${PROBE} s, ${CONNECTIONS} connections, unthrottled)...`,
+)
 const probe = await load(url, fixtures, PROBE, undefined, pid)
 const rate = Math.max(50, Math.floor(probe.rps * 0.85))
 console.error(`  ${probe.rps} req/s; settling at ${rate} req/s for ${SETTLE} s...`)
@@ -145,12 +181,24 @@ await new Promise((resolve) => mock.child.once('exit', resolve))
 const growth = (rssAtEnd - rssAfterWarmup) / rssAfterWarmup
 const answered = [warmup, probe, settle, soak]
 const checks = [
-  ['no error answer (non-2xx) in any phase', answered.every((r) => r.non2xx === 0), answered.map((r) => r.non2xx).join(' / ')],
-  ['no connection error or timeout', answered.every((r) => r.errors === 0 && r.timeouts === 0), answered.map((r) => `${r.errors}+${r.timeouts}`).join(' / ')],
+  [
+    'no error answer (non-2xx) in any phase',
+    answered.every((r) => r.non2xx === 0),
+    answered.map((r) => r.non2xx).join(' / '),
+  ],
+  [
+    'no connection error or timeout',
+    answered.every((r) => r.errors === 0 && r.timeouts === 0),
+    answered.map((r) => `${r.errors}+${r.timeouts}`).join(' / '),
+  ],
   ['the server never crashed and still answers', alive && health === 200, alive ? `health ${health}` : 'exited'],
   ['the server logged no error', mock.stderr().trim() === '', mock.stderr().trim().slice(0, 200) || 'none'],
   ['sustained the rate (>= 95% of it)', soak.rps >= rate * 0.95, `${soak.rps} of ${rate} req/s`],
-  [`RSS at the end within ${RSS_TOLERANCE * 100}% of RSS after warm-up`, Math.abs(growth) <= RSS_TOLERANCE, `${rssAfterWarmup} -> ${rssAtEnd} MB (${(growth * 100).toFixed(1)}%)`],
+  [
+    `RSS at the end within ${RSS_TOLERANCE * 100}% of RSS after warm-up`,
+    Math.abs(growth) <= RSS_TOLERANCE,
+    `${rssAfterWarmup} -> ${rssAtEnd} MB (${(growth * 100).toFixed(1)}%)`,
+  ],
 ]
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`
@@ -159,9 +207,19 @@ const lines = [
   '',
   '| phase | seconds | requests | req/s | p50 ms | p99 ms | max ms | non-2xx | errors |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-  ...[['warm-up (unthrottled)', WARMUP, warmup], ['probe (unthrottled)', PROBE, probe], ['settle', SETTLE, settle], ['soak', SECONDS, soak]].map(([name, s, r]) => `| ${name} | ${s} | ${r.requests} | ${r.rps} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${r.non2xx} | ${r.errors + r.timeouts} |`),
+  ...[
+    ['warm-up (unthrottled)', WARMUP, warmup],
+    ['probe (unthrottled)', PROBE, probe],
+    ['settle', SETTLE, settle],
+    ['soak', SECONDS, soak],
+  ].map(
+    ([name, s, r]) =>
+      `| ${name} | ${s} | ${r.requests} | ${r.rps} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${r.non2xx} | ${r.errors + r.timeouts} |`,
+  ),
   '',
-  `Statuses during the soak: ${Object.entries(soak.statuses).map(([status, count]) => `${status}: ${count}`).join(', ')}`,
+  `Statuses during the soak: ${Object.entries(soak.statuses)
+    .map(([status, count]) => `${status}: ${count}`)
+    .join(', ')}`,
   `RSS: ${rssAtStart} MB at start, ${rssAfterWarmup} MB after warm-up, ${rssAtEnd} MB at the end; every 5 s of the soak: ${soak.rssSamples.join(', ')} MB`,
   '',
   '| check | passed | measured |',
@@ -169,5 +227,26 @@ const lines = [
   ...checks.map(([name, passed, value]) => `| ${name} | ${passed ? 'yes' : 'NO'} | ${value} |`),
 ]
 console.log(lines.join('\n'))
-writeFileSync('bench/soak-results.json', JSON.stringify({ date: new Date().toISOString(), machine, seconds: SECONDS, warmup: WARMUP, connections: CONNECTIONS, personas: PERSONAS, rate, warmupRun: warmup, probe, settle, soak, rss: { atStart: rssAtStart, afterWarmup: rssAfterWarmup, atEnd: rssAtEnd }, checks: checks.map(([name, passed, value]) => ({ name, passed, value })) }, null, 2))
+writeFileSync(
+  'bench/soak-results.json',
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      machine,
+      seconds: SECONDS,
+      warmup: WARMUP,
+      connections: CONNECTIONS,
+      personas: PERSONAS,
+      rate,
+      warmupRun: warmup,
+      probe,
+      settle,
+      soak,
+      rss: { atStart: rssAtStart, afterWarmup: rssAfterWarmup, atEnd: rssAtEnd },
+      checks: checks.map(([name, passed, value]) => ({ name, passed, value })),
+    },
+    null,
+    2,
+  ),
+)
 process.exitCode = checks.every(([, passed]) => passed) ? 0 : 1

@@ -28,18 +28,26 @@ export function createApi(settings: CoreSettings) {
   }
 }
 
-async function answer(result: RouteResult<Route>, { request, url }: Exchange, instance: MockInstance, settings: CoreSettings): Promise<Response> {
+async function answer(
+  result: RouteResult<Route>,
+  { request, url }: Exchange,
+  instance: MockInstance,
+  settings: CoreSettings,
+): Promise<Response> {
   switch (result.kind) {
     case 'match': {
       const name = result.route.name as OperationName
-      return (await faultOf(name, instance, settings)) ?? OPERATIONS[name]({
-        request,
-        params: result.params,
-        query: new QueryParams(url.search.slice(1)),
-        world: instance.world,
-        profile: settings.profile,
-        verifyToken: settings.verifyToken,
-      })
+      return (
+        (await faultOf(name, instance, settings)) ??
+        OPERATIONS[name]({
+          request,
+          params: result.params,
+          query: new QueryParams(url.search.slice(1)),
+          world: instance.world,
+          profile: settings.profile,
+          verifyToken: settings.verifyToken,
+        })
+      )
     }
     case 'redirect':
       return temporaryRedirect(redirectLocation(url, result.path))
@@ -51,7 +59,11 @@ async function answer(result: RouteResult<Route>, { request, url }: Exchange, in
 }
 
 /** Waits the configured latency; then the answer a fault puts in place of the operation's, if any. */
-async function faultOf(operation: OperationName, instance: MockInstance, settings: CoreSettings): Promise<Response | undefined> {
+async function faultOf(
+  operation: OperationName,
+  instance: MockInstance,
+  settings: CoreSettings,
+): Promise<Response | undefined> {
   const fault = instance.faults.decide(operation)
   const wait = settings.delayMs + fault.latencyMs
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))

@@ -14,7 +14,12 @@ export function withBodyLimit(next: Answer, maxBytes: number): Answer {
     if (Number(request.headers.get('content-length')) > maxBytes) return tooLarge()
     const bytes = await readUpTo(request.body, maxBytes)
     if (!bytes) return tooLarge()
-    const read = new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal })
+    const read = new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: bytes,
+      signal: request.signal,
+    })
     return next({ ...exchange, request: read })
   }
 }
@@ -36,6 +41,6 @@ async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promis
   }
   const bytes = new Uint8Array(size)
   let offset = 0
-  for (const chunk of chunks) (bytes.set(chunk, offset), (offset += chunk.byteLength))
+  for (const chunk of chunks) bytes.set(chunk, offset), (offset += chunk.byteLength)
   return bytes
 }

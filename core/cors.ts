@@ -57,7 +57,7 @@ export function withCors(next: Answer, settings: CorsSettings, transportHeaders:
     if (!ALL_METHODS.includes(request.headers.get('access-control-request-method') ?? '')) failures.push('method')
     const requested = request.headers.get('access-control-request-headers')
     if (allowAllHeaders && requested !== null) headers['access-control-allow-headers'] = requested
-    else if (requested !== null && requested.split(',').some((name) => !allowHeaders.includes(name.trim().toLowerCase()))) {
+    else if (requested?.split(',').some((name) => !allowHeaders.includes(name.trim().toLowerCase()))) {
       failures.push('headers')
     }
     const text = failures.length ? `Disallowed CORS ${failures.join(', ')}` : 'OK'
@@ -68,7 +68,8 @@ export function withCors(next: Answer, settings: CorsSettings, transportHeaders:
     const { request } = exchange
     const origin = request.headers.get('origin')
     if (origin === null) return next(exchange)
-    if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflight(request, origin)
+    if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method'))
+      return preflight(request, origin)
     const response = await next(exchange)
     if (response.type === 'error') return response
     for (const [name, value] of Object.entries(simple)) response.headers.set(name, value)

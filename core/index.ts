@@ -38,7 +38,10 @@ export function createCore(options: CoreOptions): Core {
     claims: (request) => claims(new URL(request.url)),
     fetch: async (request) => {
       const exchange = { request, url: new URL(request.url) }
-      const response = await settle(() => answer(exchange), (error) => settings.logError(`${request.method} ${exchange.url.pathname} failed:`, error))
+      const response = await settle(
+        () => answer(exchange),
+        (error) => settings.logError(`${request.method} ${exchange.url.pathname} failed:`, error),
+      )
       return wantsBytesOnly(request) ? response : withBody(response)
     },
   }
@@ -58,7 +61,8 @@ function dispatcher(settings: CoreSettings): Answer {
     const { request, url } = exchange
     if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return withoutBodyForHead(request, await control(request, url))
     const result = route(request.method, pathFromUrlPath(url.pathname))
-    const own = result.kind === 'match' && META_ROUTES.includes(result.route) ? (meta(result.route) ?? notFound()) : undefined
+    const own =
+      result.kind === 'match' && META_ROUTES.includes(result.route) ? (meta(result.route) ?? notFound()) : undefined
     return withoutBodyForHead(request, own ?? (await api(exchange, result)))
   }
 }
@@ -69,7 +73,8 @@ const withoutBodyForHead = (request: Request, response: Response): Response =>
 
 function claimTest({ base, claim }: CoreSettings) {
   return (url: URL) =>
-    (base === '*' || url.origin === base) && (claim === 'all' || /^\/v1(\/|$)/i.test(url.pathname) || url.pathname.startsWith(`${CONTROL_PREFIX}/`))
+    (base === '*' || url.origin === base) &&
+    (claim === 'all' || /^\/v1(\/|$)/i.test(url.pathname) || url.pathname.startsWith(`${CONTROL_PREFIX}/`))
 }
 
 const BYTES_ONLY = Symbol('agent-console-mock bytes only')

@@ -29,11 +29,16 @@ export function createMetaAnswers(profile: Profile) {
   let document: string | undefined
   let docs: string | undefined
   return (route: Route): Response | undefined => {
-    if (route.name === 'openapi') return encodedJsonResponse(200, (document ??= encodePythonJson(buildOpenApiDocument(profile))))
+    if (route.name === 'openapi')
+      return encodedJsonResponse(200, (document ??= encodePythonJson(buildOpenApiDocument(profile))))
     if (route.name === 'swagger_ui_html') return htmlResponse((docs ??= docsPage()))
     return undefined
   }
 }
 
 const docsPage = () =>
-  docsPageHtml({ openapiUrl: '/openapi.json', assetsPath: DOCS_ASSETS_PATH, title: 'Agent Management Console API - Swagger UI' })
+  docsPageHtml({
+    openapiUrl: '/openapi.json',
+    assetsPath: DOCS_ASSETS_PATH,
+    title: 'Agent Management Console API - Swagger UI',
+  })

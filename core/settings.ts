@@ -66,7 +66,8 @@ function instanceResolver({ instance, sessions }: CoreOptions) {
   return async (request: Request): Promise<MockInstance> => {
     if (instance instanceof MockInstance) return instance
     const key = (sessions ?? HEADER_OR_COOKIE_SESSIONS).keyOf(request)
-    if ('invalid' in key) throw httpError(400, `Invalid ${SESSION_HEADER}: use 1 to 128 characters among A-Z a-z 0-9 . _ ~ -`)
+    if ('invalid' in key)
+      throw httpError(400, `Invalid ${SESSION_HEADER}: use 1 to 128 characters among A-Z a-z 0-9 . _ ~ -`)
     return instance.instance(key.key)
   }
 }

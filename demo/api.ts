@@ -68,7 +68,11 @@ export class ApiClient {
     }
     if (response.ok) return { ok: true, status: response.status, data: json as T }
     const detail = (json as { detail?: unknown } | undefined)?.detail
-    return { ok: false, status: response.status, detail: Array.isArray(detail) || typeof detail === 'string' ? detail : text || response.statusText }
+    return {
+      ok: false,
+      status: response.status,
+      detail: Array.isArray(detail) || typeof detail === 'string' ? detail : text || response.statusText,
+    }
   }
 }
 

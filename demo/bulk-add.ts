@@ -16,10 +16,20 @@ interface Item {
 export function createBulkAddPanel(context: DemoContext): Panel {
   const { api, fixtures } = context
 
-  const dimension = h('select', { 'data-testid': 'bulk-dimension' }, ...fixtures.dimensions.map((d) => h('option', { value: d.id }, d.name)))
+  const dimension = h(
+    'select',
+    { 'data-testid': 'bulk-dimension' },
+    ...fixtures.dimensions.map((d) => h('option', { value: d.id }, d.name)),
+  )
   const dimensionField = field('Dimension', dimension, 'bulk-dimension-error')
   // wrap=off keeps one text line per gutter line, so a line number always points at its value.
-  const values = h('textarea', { 'data-testid': 'bulk-values', rows: 7, wrap: 'off', spellcheck: 'false', placeholder: '90+ | 90 and over\n85-89' })
+  const values = h('textarea', {
+    'data-testid': 'bulk-values',
+    rows: 7,
+    wrap: 'off',
+    spellcheck: 'false',
+    placeholder: '90+ | 90 and over\n85-89',
+  })
   const gutter = h('div', { class: 'gutter', 'aria-hidden': 'true', 'data-testid': 'bulk-gutter' })
   const valuesError = h('div', { class: 'field-error', 'data-testid': 'bulk-values-error', role: 'alert' })
   const lineErrors = h('ul', { class: 'line-errors', 'data-testid': 'bulk-line-errors' })
@@ -30,7 +40,10 @@ export function createBulkAddPanel(context: DemoContext): Panel {
 
   const renumber = () => {
     const count = values.value.split('\n').length
-    if (gutter.childElementCount !== count) gutter.replaceChildren(...Array.from({ length: count }, (_, i) => h('div', { 'data-line': i + 1 }, String(i + 1))))
+    if (gutter.childElementCount !== count)
+      gutter.replaceChildren(
+        ...Array.from({ length: count }, (_, i) => h('div', { 'data-line': i + 1 }, String(i + 1))),
+      )
     gutter.scrollTop = values.scrollTop
   }
   values.addEventListener('input', renumber)
@@ -46,7 +59,11 @@ export function createBulkAddPanel(context: DemoContext): Panel {
       gutter.querySelector(`[data-line="${line}"]`)?.classList.add('error')
       let entry = lineErrors.querySelector<HTMLElement>(`[data-line="${line}"]`)
       if (!entry) {
-        entry = h('li', { 'data-testid': 'bulk-line-error', 'data-line': line }, h('span', { class: 'line-no' }, `Line ${line}${loc[3] && loc[3] !== 'value' ? ` (${loc[3]})` : ''}`))
+        entry = h(
+          'li',
+          { 'data-testid': 'bulk-line-error', 'data-line': line },
+          h('span', { class: 'line-no' }, `Line ${line}${loc[3] && loc[3] !== 'value' ? ` (${loc[3]})` : ''}`),
+        )
         lineErrors.append(entry)
       }
       return entry
@@ -58,7 +75,14 @@ export function createBulkAddPanel(context: DemoContext): Panel {
     'form',
     { class: 'bulk-form', novalidate: true },
     h('div', { class: 'filters' }, dimensionField.wrapper),
-    h('label', { class: 'field has-error' }, h('span', { class: 'field-label' }, 'Values, one per line (value | Display name)'), h('div', { class: 'editor' }, gutter, values), valuesError, lineErrors),
+    h(
+      'label',
+      { class: 'field has-error' },
+      h('span', { class: 'field-label' }, 'Values, one per line (value | Display name)'),
+      h('div', { class: 'editor' }, gutter, values),
+      valuesError,
+      lineErrors,
+    ),
     h('div', { class: 'actions' }, submit, hint),
   )
 
@@ -66,18 +90,29 @@ export function createBulkAddPanel(context: DemoContext): Panel {
     event.preventDefault()
     const items = parseLines(values.value)
     submit.disabled = true
-    gutter.querySelectorAll('.error').forEach((line) => line.classList.remove('error'))
+    for (const line of gutter.querySelectorAll('.error')) line.classList.remove('error')
     result.replaceChildren()
-    const answer = await api.post<DemographicValue[]>(`/v1/demographics/${encodeURIComponent(dimension.value)}/values/bulk`, { values: items })
+    const answer = await api.post<DemographicValue[]>(
+      `/v1/demographics/${encodeURIComponent(dimension.value)}/values/bulk`,
+      { values: items },
+    )
     submit.disabled = false
     showResult(status, [dimensionField.error, valuesError, lineErrors], answer, place)
     if (answer.ok) result.replaceChildren(...renderOutcome(items, answer.data))
   })
 
-  const updateHint = () => (hint.textContent = context.role() === 'super_admin' ? '' : 'Adding values needs the Super admin role.')
+  const updateHint = () =>
+    (hint.textContent = context.role() === 'super_admin' ? '' : 'Adding values needs the Super admin role.')
   updateHint()
 
-  const element = h('section', { class: 'panel', 'data-testid': 'bulk-panel' }, h('h2', {}, 'Bulk add dimension values'), form, status, result)
+  const element = h(
+    'section',
+    { class: 'panel', 'data-testid': 'bulk-panel' },
+    h('h2', {}, 'Bulk add dimension values'),
+    form,
+    status,
+    result,
+  )
   return { element, refresh: updateHint }
 }
 
@@ -106,7 +141,11 @@ function renderOutcome(items: Item[], created: DemographicValue[]): HTMLElement[
     else skipped.push(value)
   }
   return [
-    h('p', { class: 'summary', 'data-testid': 'bulk-summary' }, `${created.length} created, ${skipped.length} skipped as duplicate${skipped.length === 1 ? '' : 's'}.`),
+    h(
+      'p',
+      { class: 'summary', 'data-testid': 'bulk-summary' },
+      `${created.length} created, ${skipped.length} skipped as duplicate${skipped.length === 1 ? '' : 's'}.`,
+    ),
     h(
       'div',
       { class: 'outcome' },
@@ -119,7 +158,19 @@ function renderOutcome(items: Item[], created: DemographicValue[]): HTMLElement[
               'table',
               { 'data-testid': 'bulk-created' },
               h('thead', {}, h('tr', {}, h('th', {}, 'Value'), h('th', {}, 'Display name'), h('th', {}, 'Sort order'))),
-              h('tbody', {}, ...created.map((v) => h('tr', { 'data-testid': 'bulk-created-row' }, h('td', { 'data-testid': 'bulk-created-value' }, v.value), h('td', {}, v.display_name), h('td', {}, String(v.sort_order))))),
+              h(
+                'tbody',
+                {},
+                ...created.map((v) =>
+                  h(
+                    'tr',
+                    { 'data-testid': 'bulk-created-row' },
+                    h('td', { 'data-testid': 'bulk-created-value' }, v.value),
+                    h('td', {}, v.display_name),
+                    h('td', {}, String(v.sort_order)),
+                  ),
+                ),
+              ),
             )
           : h('p', { class: 'muted', 'data-testid': 'bulk-created' }, 'Nothing new.'),
       ),
@@ -128,7 +179,11 @@ function renderOutcome(items: Item[], created: DemographicValue[]): HTMLElement[
         {},
         h('h4', {}, 'Skipped (already in the dimension)'),
         skipped.length
-          ? h('ul', { 'data-testid': 'bulk-skipped' }, ...skipped.map((value) => h('li', { 'data-testid': 'bulk-skipped-item' }, value)))
+          ? h(
+              'ul',
+              { 'data-testid': 'bulk-skipped' },
+              ...skipped.map((value) => h('li', { 'data-testid': 'bulk-skipped-item' }, value)),
+            )
           : h('p', { class: 'muted', 'data-testid': 'bulk-skipped' }, 'None.'),
       ),
     ),

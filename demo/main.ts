@@ -45,18 +45,29 @@ async function main() {
   const loaded = await api.get<Fixtures>('/__mock/fixtures')
   if (!loaded.ok) {
     root.replaceChildren(
-      h('div', { class: 'fatal', 'data-testid': 'fatal' }, h('h2', {}, 'Cannot load the fixtures'), h('p', {}, `GET ${base}/__mock/fixtures answered ${loaded.status}: ${String(loaded.detail)}`), mode === 'server' ? h('p', {}, 'Is the mock server running? Start it with npm start.') : null),
+      h(
+        'div',
+        { class: 'fatal', 'data-testid': 'fatal' },
+        h('h2', {}, 'Cannot load the fixtures'),
+        h('p', {}, `GET ${base}/__mock/fixtures answered ${loaded.status}: ${String(loaded.detail)}`),
+        mode === 'server' ? h('p', {}, 'Is the mock server running? Start it with npm start.') : null,
+      ),
     )
     return
   }
 
-  const roleSelect = h('select', { 'data-testid': 'role-select', id: 'role' }, ...ROLES.map(({ role, label }) => h('option', { value: role }, label)))
+  const roleSelect = h(
+    'select',
+    { 'data-testid': 'role-select', id: 'role' },
+    ...ROLES.map(({ role, label }) => h('option', { value: role }, label)),
+  )
   const wanted = params.get('role')
   roleSelect.value = wanted === 'none' ? '' : ROLES.some((r) => r.role === wanted) ? (wanted as Role) : 'team_reader'
 
   const fixtures = loaded.data
   const context: DemoContext = { mode, api, fixtures, role: () => roleSelect.value as Role }
-  const applyRole = () => (api.token = context.role() ? fixtures.tokens[context.role() as Exclude<Role, ''>] : undefined)
+  const applyRole = () =>
+    (api.token = context.role() ? fixtures.tokens[context.role() as Exclude<Role, ''>] : undefined)
   applyRole()
 
   const panels = [createPersonasPanel(context), createRulesPanel(context), createBulkAddPanel(context)]
@@ -65,7 +76,12 @@ async function main() {
     for (const panel of panels) panel.refresh()
   })
 
-  const where = mode === 'server' ? `${base}${api.session ? ` · session ${api.session}` : ''}` : mode === 'worker' ? `service worker · seed ${fixtures.seed}` : 'intercepted by the test'
+  const where =
+    mode === 'server'
+      ? `${base}${api.session ? ` · session ${api.session}` : ''}`
+      : mode === 'worker'
+        ? `service worker · seed ${fixtures.seed}`
+        : 'intercepted by the test'
   root.replaceChildren(
     h(
       'header',
@@ -86,5 +102,14 @@ function parseMode(value: string | null): Mode {
 
 main().catch((error: unknown) => {
   console.error(error)
-  document.getElementById('app')?.replaceChildren(h('div', { class: 'fatal', 'data-testid': 'fatal' }, h('h2', {}, 'The demo failed to start'), h('pre', {}, String((error as Error)?.stack ?? error))))
+  document
+    .getElementById('app')
+    ?.replaceChildren(
+      h(
+        'div',
+        { class: 'fatal', 'data-testid': 'fatal' },
+        h('h2', {}, 'The demo failed to start'),
+        h('pre', {}, String((error as Error)?.stack ?? error)),
+      ),
+    )
 })

@@ -14,16 +14,40 @@ export function createPersonasPanel(context: DemoContext): Panel {
 
   // "Token's team" sends no team_id: the API then uses the team in the token, which is the
   // usual call of a team member. Super admins have no team in their token and must pick one.
-  const team = h('select', { 'data-testid': 'personas-team' }, h('option', { value: '' }, 'Token’s team (no team_id)'), ...fixtures.teams.map((t) => h('option', { value: t.id }, t.name)))
-  const intents = INTENTS.map((intent) => h('input', { type: 'checkbox', value: intent, 'data-testid': `intent-${intent}` }))
-  const preset = h('select', { 'data-testid': 'personas-preset' }, h('option', { value: '' }, 'All'), h('option', { value: 'true' }, 'Presets only'), h('option', { value: 'false' }, 'Custom only'))
-  const search = h('input', { type: 'search', placeholder: 'Name or role…', title: 'Matches name, description and role (case-insensitive)', 'data-testid': 'personas-search' })
+  const team = h(
+    'select',
+    { 'data-testid': 'personas-team' },
+    h('option', { value: '' }, 'Token’s team (no team_id)'),
+    ...fixtures.teams.map((t) => h('option', { value: t.id }, t.name)),
+  )
+  const intents = INTENTS.map((intent) =>
+    h('input', { type: 'checkbox', value: intent, 'data-testid': `intent-${intent}` }),
+  )
+  const preset = h(
+    'select',
+    { 'data-testid': 'personas-preset' },
+    h('option', { value: '' }, 'All'),
+    h('option', { value: 'true' }, 'Presets only'),
+    h('option', { value: 'false' }, 'Custom only'),
+  )
+  const search = h('input', {
+    type: 'search',
+    placeholder: 'Name or role…',
+    title: 'Matches name, description and role (case-insensitive)',
+    'data-testid': 'personas-search',
+  })
   // No min/max: the point is to let the API's own bounds (1 to 100) answer.
   const limit = h('input', { type: 'number', value: '10', 'data-testid': 'personas-limit', class: 'narrow' })
 
   const teamField = field('Team', team, 'personas-team-error')
   const intentsError = h('div', { class: 'field-error', 'data-testid': 'personas-intents-error', role: 'alert' })
-  const intentsField = h('fieldset', { class: 'field has-error' }, h('legend', { class: 'field-label' }, 'Intents'), h('div', { class: 'checks' }, ...intents.map((box) => h('label', { class: 'check' }, box, ` ${box.value}`))), intentsError)
+  const intentsField = h(
+    'fieldset',
+    { class: 'field has-error' },
+    h('legend', { class: 'field-label' }, 'Intents'),
+    h('div', { class: 'checks' }, ...intents.map((box) => h('label', { class: 'check' }, box, ` ${box.value}`))),
+    intentsError,
+  )
   const presetField = field('Preset', preset, 'personas-preset-error')
   const searchField = field('Search', search, 'personas-search-error')
   const limitField = field('Limit', limit, 'personas-limit-error')
@@ -33,21 +57,40 @@ export function createPersonasPanel(context: DemoContext): Panel {
   const offsetError = pages.offsetError
   const status = h('div', { class: 'status', 'data-testid': 'personas-status', role: 'status' })
   const body = h('tbody', {})
-  const table = h('table', { 'data-testid': 'personas-table' }, h('thead', {}, h('tr', {}, ...['Name', 'Role', 'Intent', 'Knowledge', 'Skill', 'Preset'].map((title) => h('th', {}, title)))), body)
+  const table = h(
+    'table',
+    { 'data-testid': 'personas-table' },
+    h(
+      'thead',
+      {},
+      h('tr', {}, ...['Name', 'Role', 'Intent', 'Knowledge', 'Skill', 'Preset'].map((title) => h('th', {}, title))),
+    ),
+    body,
+  )
 
   const slots = [teamField.error, intentsError, presetField.error, searchField.error, limitField.error, offsetError]
   // loc → the error slot of the control that sent that parameter.
   const place = (loc: ValidationIssue['loc']) =>
     loc[0] !== 'query'
       ? undefined
-      : ({ team_id: teamField.error, intents: intentsError, is_preset: presetField.error, search: searchField.error, limit: limitField.error, offset: offsetError } as Record<string, HTMLElement>)[String(loc[1])]
+      : (
+          {
+            team_id: teamField.error,
+            intents: intentsError,
+            is_preset: presetField.error,
+            search: searchField.error,
+            limit: limitField.error,
+            offset: offsetError,
+          } as Record<string, HTMLElement>
+        )[String(loc[1])]
 
   const isCurrent = latest()
 
   async function load() {
     const current = isCurrent()
     const chosen = intents.filter((box) => box.checked).map((box) => box.value)
-    hint.textContent = context.role() === 'super_admin' && !team.value ? 'A super admin has no team in the token: choose a team.' : ''
+    hint.textContent =
+      context.role() === 'super_admin' && !team.value ? 'A super admin has no team in the token: choose a team.' : ''
     pages.loading()
     const result = await api.get<{ results: Persona[]; total: number }>('/v1/personas/', {
       team_id: team.value || undefined,
@@ -74,13 +117,23 @@ export function createPersonasPanel(context: DemoContext): Panel {
               { 'data-testid': 'persona-row', 'data-id': p.id },
               h('td', { 'data-testid': 'persona-name' }, p.name),
               h('td', {}, p.role),
-              h('td', { 'data-testid': 'persona-intent' }, h('span', { class: `tag intent-${p.intent}` }, p.intent ?? '')),
+              h(
+                'td',
+                { 'data-testid': 'persona-intent' },
+                h('span', { class: `tag intent-${p.intent}` }, p.intent ?? ''),
+              ),
               h('td', {}, p.knowledge_level ?? ''),
               h('td', {}, p.skill_level ?? ''),
-              h('td', { 'data-testid': 'persona-preset' }, p.is_preset ? `yes${p.preset_category ? ` (${p.preset_category})` : ''}` : 'no'),
+              h(
+                'td',
+                { 'data-testid': 'persona-preset' },
+                p.is_preset ? `yes${p.preset_category ? ` (${p.preset_category})` : ''}` : 'no',
+              ),
             ),
           )
-        : [h('tr', {}, h('td', { colspan: 6, class: 'empty', 'data-testid': 'personas-empty' }, 'No personas match.'))]),
+        : [
+            h('tr', {}, h('td', { colspan: 6, class: 'empty', 'data-testid': 'personas-empty' }, 'No personas match.')),
+          ]),
     )
   }
 
@@ -98,7 +151,15 @@ export function createPersonasPanel(context: DemoContext): Panel {
     'section',
     { class: 'panel', 'data-testid': 'personas-panel' },
     h('h2', {}, 'Personas'),
-    h('div', { class: 'filters' }, teamField.wrapper, intentsField, presetField.wrapper, searchField.wrapper, limitField.wrapper),
+    h(
+      'div',
+      { class: 'filters' },
+      teamField.wrapper,
+      intentsField,
+      presetField.wrapper,
+      searchField.wrapper,
+      limitField.wrapper,
+    ),
     hint,
     status,
     h('div', { class: 'table-wrap' }, table),

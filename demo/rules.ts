@@ -13,7 +13,11 @@ export function createRulesPanel(context: DemoContext): Panel {
   const { api, fixtures } = context
   const teamName = (id: string) => fixtures.teams.find((team) => team.id === id)?.name ?? id
 
-  const policy = h('select', { 'data-testid': 'rules-policy' }, ...fixtures.policies.map((p) => h('option', { value: p.id }, `${p.name} · ${teamName(p.team_id)}`)))
+  const policy = h(
+    'select',
+    { 'data-testid': 'rules-policy' },
+    ...fixtures.policies.map((p) => h('option', { value: p.id }, `${p.name} · ${teamName(p.team_id)}`)),
+  )
   // 20 rather than the API's default of 100: a page that fits on a screen.
   const limit = h('input', { type: 'number', value: '20', 'data-testid': 'rules-limit', class: 'narrow' })
   const policyField = field('Policy', policy, 'rules-policy-error')
@@ -23,21 +27,33 @@ export function createRulesPanel(context: DemoContext): Panel {
   const offsetError = pages.offsetError
   const status = h('div', { class: 'status', 'data-testid': 'rules-status', role: 'status' })
   const body = h('tbody', {})
-  const table = h('table', { 'data-testid': 'rules-table', class: 'clickable' }, h('thead', {}, h('tr', {}, ...COLUMNS.map((title) => h('th', {}, title)))), body)
+  const table = h(
+    'table',
+    { 'data-testid': 'rules-table', class: 'clickable' },
+    h('thead', {}, h('tr', {}, ...COLUMNS.map((title) => h('th', {}, title)))),
+    body,
+  )
 
   const slots = [policyField.error, limitField.error, offsetError]
   const place = (loc: ValidationIssue['loc']) =>
-    loc[0] === 'path' ? policyField.error : loc[0] === 'query' ? ({ limit: limitField.error, offset: offsetError } as Record<string, HTMLElement>)[String(loc[1])] : undefined
+    loc[0] === 'path'
+      ? policyField.error
+      : loc[0] === 'query'
+        ? ({ limit: limitField.error, offset: offsetError } as Record<string, HTMLElement>)[String(loc[1])]
+        : undefined
 
   const isCurrent = latest()
 
   async function load() {
     const current = isCurrent()
     pages.loading()
-    const result = await api.get<{ results: PolicyRule[]; total: number }>(`/v1/policies/${encodeURIComponent(policy.value)}/rules`, {
-      limit: limit.value.trim() || undefined,
-      offset: pages.offset || undefined,
-    })
+    const result = await api.get<{ results: PolicyRule[]; total: number }>(
+      `/v1/policies/${encodeURIComponent(policy.value)}/rules`,
+      {
+        limit: limit.value.trim() || undefined,
+        offset: pages.offset || undefined,
+      },
+    )
     if (!current()) return
     showResult(status, slots, result, place)
     if (!result.ok) {
@@ -47,7 +63,11 @@ export function createRulesPanel(context: DemoContext): Panel {
     }
     const { results, total } = result.data
     pages.shown(results.length, total)
-    body.replaceChildren(...(results.length ? results.flatMap(ruleRows) : [h('tr', {}, h('td', { colspan: COLUMNS.length, class: 'empty' }, 'This policy has no rules.'))]))
+    body.replaceChildren(
+      ...(results.length
+        ? results.flatMap(ruleRows)
+        : [h('tr', {}, h('td', { colspan: COLUMNS.length, class: 'empty' }, 'This policy has no rules.'))]),
+    )
   }
 
   const restart = () => {
@@ -72,7 +92,11 @@ export function createRulesPanel(context: DemoContext): Panel {
 
 /** A summary row and its (hidden) details row; a click or Enter on the summary toggles them. */
 function ruleRows(rule: PolicyRule): HTMLTableRowElement[] {
-  const details = h('tr', { class: 'details', 'data-testid': 'rule-details', hidden: true }, h('td', { colspan: COLUMNS.length }, ruleDetails(rule)))
+  const details = h(
+    'tr',
+    { class: 'details', 'data-testid': 'rule-details', hidden: true },
+    h('td', { colspan: COLUMNS.length }, ruleDetails(rule)),
+  )
   const row = h(
     'tr',
     { 'data-testid': 'rule-row', 'data-rule-id': rule.rule_id, tabindex: 0, 'aria-expanded': 'false' },
@@ -99,7 +123,10 @@ function ruleRows(rule: PolicyRule): HTMLTableRowElement[] {
 function ruleDetails(rule: PolicyRule): HTMLElement {
   const { consequence, provenance } = rule
   const location = provenance.source_location
-  const item = (label: string, value: unknown, testId?: string) => [h('dt', {}, label), h('dd', { 'data-testid': testId }, value == null || value === '' ? '—' : String(value))]
+  const item = (label: string, value: unknown, testId?: string) => [
+    h('dt', {}, label),
+    h('dd', { 'data-testid': testId }, value == null || value === '' ? '—' : String(value)),
+  ]
   return h(
     'div',
     { class: 'rule-details' },
@@ -107,7 +134,18 @@ function ruleDetails(rule: PolicyRule): HTMLElement {
     h(
       'div',
       { class: 'detail-grid' },
-      h('div', {}, h('h4', {}, 'Consequence'), h('dl', {}, ...item('Action', consequence.action, 'rule-consequence-action'), ...item('Severity', consequence.severity, 'rule-consequence-severity'), ...item('Message', consequence.message))),
+      h(
+        'div',
+        {},
+        h('h4', {}, 'Consequence'),
+        h(
+          'dl',
+          {},
+          ...item('Action', consequence.action, 'rule-consequence-action'),
+          ...item('Severity', consequence.severity, 'rule-consequence-severity'),
+          ...item('Message', consequence.message),
+        ),
+      ),
       h(
         'div',
         {},
@@ -118,7 +156,13 @@ function ruleDetails(rule: PolicyRule): HTMLElement {
           ...item('Extracted by', provenance.extracted_by, 'rule-extracted-by'),
           ...item('Model', provenance.model_used),
           ...item('Confidence', provenance.confidence_score, 'rule-confidence'),
-          ...item('Source', location ? `${location.section}, ¶${location.paragraph}, chars ${location.char_start}–${location.char_end}` : null, 'rule-source-location'),
+          ...item(
+            'Source',
+            location
+              ? `${location.section}, ¶${location.paragraph}, chars ${location.char_start}–${location.char_end}`
+              : null,
+            'rule-source-location',
+          ),
         ),
         location?.source_text ? h('blockquote', { 'data-testid': 'rule-source-text' }, location.source_text) : null,
       ),
@@ -127,12 +171,36 @@ function ruleDetails(rule: PolicyRule): HTMLElement {
         {},
         h('h4', {}, `Constraints (${rule.constraint_logic ?? '—'})`),
         rule.constraints?.length
-          ? h('ul', { 'data-testid': 'rule-constraints' }, ...rule.constraints.map((c) => h('li', {}, h('code', {}, `${c.left_operand} ${c.operator} ${c.right_operand}`))))
+          ? h(
+              'ul',
+              { 'data-testid': 'rule-constraints' },
+              ...rule.constraints.map((c) =>
+                h('li', {}, h('code', {}, `${c.left_operand} ${c.operator} ${c.right_operand}`)),
+              ),
+            )
           : h('p', { class: 'muted', 'data-testid': 'rule-constraints' }, 'None'),
         h('h4', {}, 'Target and assignee'),
-        h('dl', {}, ...item('Target', rule.target), ...item('Assignee', rule.assignee), ...item('Tags', rule.tags?.join(', '))),
+        h(
+          'dl',
+          {},
+          ...item('Target', rule.target),
+          ...item('Assignee', rule.assignee),
+          ...item('Tags', rule.tags?.join(', ')),
+        ),
       ),
-      h('div', {}, h('h4', {}, 'Review'), h('dl', {}, ...item('Status', rule.status, 'rule-review-status'), ...item('Reviewed by', rule.reviewed_by), ...item('Reviewed at', rule.reviewed_at == null ? null : new Date(rule.reviewed_at * 1000).toISOString()), ...item('Notes', rule.review_notes))),
+      h(
+        'div',
+        {},
+        h('h4', {}, 'Review'),
+        h(
+          'dl',
+          {},
+          ...item('Status', rule.status, 'rule-review-status'),
+          ...item('Reviewed by', rule.reviewed_by),
+          ...item('Reviewed at', rule.reviewed_at == null ? null : new Date(rule.reviewed_at * 1000).toISOString()),
+          ...item('Notes', rule.review_notes),
+        ),
+      ),
     ),
   )
 }

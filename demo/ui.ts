@@ -8,7 +8,11 @@ type Attributes = Record<string, string | number | boolean | undefined>
 type Child = Node | string | null | undefined | false
 
 /** `h('button', { 'data-testid': 'x', type: 'button' }, 'Next')`: an element, without a framework. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag)
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue
@@ -92,7 +96,10 @@ export function showResult(
     ': ',
     h('span', { 'data-testid': 'status-detail' }, `${count} validation error${count === 1 ? '' : 's'}`),
   )
-  if (unplaced.length) status.append(h('ul', {}, ...unplaced.map((issue) => h('li', {}, h('code', {}, formatLoc(issue.loc)), ` ${issue.msg}`))))
+  if (unplaced.length)
+    status.append(
+      h('ul', {}, ...unplaced.map((issue) => h('li', {}, h('code', {}, formatLoc(issue.loc)), ` ${issue.msg}`))),
+    )
 }
 
 /** "11–20 of 60": the range of a page in a list of `total` items. */

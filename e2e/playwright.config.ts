@@ -15,7 +15,9 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url))
  * The system Chromium where there is one (Playwright's own browsers may not be downloadable,
  * e.g. offline or on Debian images), else Playwright's. PLAYWRIGHT_CHROMIUM_PATH overrides both.
  */
-const executablePath = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path))
+const executablePath =
+  process.env.PLAYWRIGHT_CHROMIUM_PATH ??
+  ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path))
 
 export default defineConfig({
   testDir: './tests',
@@ -37,13 +39,22 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+        '--disable-quic',
+      ],
     },
   },
   webServer: [
     {
       // Built, then served as a user would get it (the service worker script included).
-      command: 'npx vite build --config demo/vite.config.ts && npx vite preview --config demo/vite.config.ts --port 4173 --strictPort',
+      command:
+        'npx vite build --config demo/vite.config.ts && npx vite preview --config demo/vite.config.ts --port 4173 --strictPort',
       cwd: projectRoot,
       url: DEMO_URL,
       reuseExistingServer: !process.env.CI,

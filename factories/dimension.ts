@@ -5,17 +5,34 @@ const DIMENSIONS: Array<{ name: string; description: string; values: Array<[stri
   {
     name: 'Age group',
     description: 'Age bands used to build test populations',
-    values: [['18-24', '18 to 24'], ['25-34', '25 to 34'], ['35-44', '35 to 44'], ['45-54', '45 to 54'], ['55-64', '55 to 64'], ['65+', '65 and over']],
+    values: [
+      ['18-24', '18 to 24'],
+      ['25-34', '25 to 34'],
+      ['35-44', '35 to 44'],
+      ['45-54', '45 to 54'],
+      ['55-64', '55 to 64'],
+      ['65+', '65 and over'],
+    ],
   },
   {
     name: 'Region',
     description: 'Where the simulated user is based',
-    values: [['emea', 'Europe, Middle East & Africa'], ['amer', 'Americas'], ['apac', 'Asia-Pacific']],
+    values: [
+      ['emea', 'Europe, Middle East & Africa'],
+      ['amer', 'Americas'],
+      ['apac', 'Asia-Pacific'],
+    ],
   },
   {
     name: 'Occupation',
     description: 'What the simulated user does for a living',
-    values: [['student', 'Student'], ['engineer', 'Engineer'], ['nurse', 'Nurse'], ['retired', 'Retired'], ['artist', 'Artist']],
+    values: [
+      ['student', 'Student'],
+      ['engineer', 'Engineer'],
+      ['nurse', 'Nurse'],
+      ['retired', 'Retired'],
+      ['artist', 'Artist'],
+    ],
   },
 ]
 
@@ -25,7 +42,12 @@ export function buildDimensions(seed: number): { dimensions: DemographicDimensio
   const dimensions: DemographicDimension[] = []
   const values: DemographicValue[] = []
   for (const spec of DIMENSIONS) {
-    const dimension = { id: seededUuid(faker), name: spec.name, description: spec.description, created_at: pastTimestamp(faker, 800) }
+    const dimension = {
+      id: seededUuid(faker),
+      name: spec.name,
+      description: spec.description,
+      created_at: pastTimestamp(faker, 800),
+    }
     dimensions.push(dimension)
     spec.values.forEach(([value, displayName], sortOrder) => {
       values.push({

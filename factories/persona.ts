@@ -6,7 +6,15 @@ import { cycle, pastTimestamp, seededFaker, seededUuid } from './random.js'
 const PRESET_CATEGORIES = ['customer', 'employee', 'attacker', 'auditor', 'partner']
 const LANGUAGES = ['en', 'en', 'en', 'de', 'fr', 'es', 'ja']
 /** Names outside ASCII, so that UTF-8 output, lengths and case-insensitive search are exercised. */
-const INTERNATIONAL_NAMES = ['Zoë Ångström', 'José Núñez', 'Søren Ødegård', 'Łukasz Żółć', '李雷', 'Ιωάννα Παππά', 'Ünal Çelik']
+const INTERNATIONAL_NAMES = [
+  'Zoë Ångström',
+  'José Núñez',
+  'Søren Ødegård',
+  'Łukasz Żółć',
+  '李雷',
+  'Ιωάννα Παππά',
+  'Ünal Çelik',
+]
 const TOOLS = ['search', 'crm_lookup', 'refund', 'email', 'sql_query', 'file_read', 'web_browse']
 const ACTIONS = ['delete_account', 'export_data', 'change_billing', 'escalate_privileges', 'bulk_email']
 /** Shared, not built per persona: 48 files, one string each. */
@@ -61,7 +69,8 @@ function buildPersona(faker: Faker, pools: TextPools, team: Team, index: number,
     name,
     description: index % 6 === 5 ? null : pick(pools.sentences),
     role: pick(pools.jobTitles),
-    role_description: index % 4 === 2 ? null : words(pick(pools.descriptors), ...Array.from({ length: 5 }, () => pick(pools.words))),
+    role_description:
+      index % 4 === 2 ? null : words(pick(pools.descriptors), ...Array.from({ length: 5 }, () => pick(pools.words))),
     knowledge_level: cycle(KnowledgeLevel.options, Math.floor(index / 4)),
     skill_level: cycle(SkillLevel.options, Math.floor(index / 16)),
     intent,
@@ -69,7 +78,10 @@ function buildPersona(faker: Faker, pools: TextPools, team: Team, index: number,
     access_permissions: accessPermissions(faker, pools, index),
     is_preset: isPreset,
     preset_category: isPreset ? cycle(PRESET_CATEGORIES, index / 5) : null,
-    tags: index % 3 === 1 ? null : faker.helpers.arrayElements(['vip', 'new', 'churn-risk', 'b2b', 'mobile', 'beta'], { min: 0, max: 3 }),
+    tags:
+      index % 3 === 1
+        ? null
+        : faker.helpers.arrayElements(['vip', 'new', 'churn-risk', 'b2b', 'mobile', 'beta'], { min: 0, max: 3 }),
     icon_filename: index % 2 === 0 ? cycle(ICON_FILENAMES, index) : null,
     created_at: createdAt,
     updated_at: createdAt + faker.number.int({ min: 0, max: 30 * 86_400 }),
@@ -81,7 +93,10 @@ function accessPermissions(faker: Faker, pools: TextPools, index: number): Perso
   if (index % 3 === 2) return null
   if (index % 3 === 1) {
     const notes = Array.from({ length: 4 }, () => pools.words[faker.number.int(pools.words.length - 1)]).join(' ')
-    return { scopes: faker.helpers.arrayElements(['read:orders', 'write:tickets', 'admin:users'], { min: 1, max: 3 }), notes }
+    return {
+      scopes: faker.helpers.arrayElements(['read:orders', 'write:tickets', 'admin:users'], { min: 1, max: 3 }),
+      notes,
+    }
   }
   return {
     privilege_level: cycle(PrivilegeLevel.options, index / 3),

@@ -1,5 +1,14 @@
 import type { Faker } from '@faker-js/faker'
-import { Assignee, ConsequenceAction, ConstraintLogic, ConstraintOperator, RuleCategory, RuleStatus, RuleType, Severity } from '../model/enums.js'
+import {
+  Assignee,
+  ConsequenceAction,
+  ConstraintLogic,
+  ConstraintOperator,
+  RuleCategory,
+  RuleStatus,
+  RuleType,
+  Severity,
+} from '../model/enums.js'
 import type { Policy, PolicyRule, Team } from '../model/schemas.js'
 import { cycle, pastTimestamp, seededFaker, seededUuid } from './random.js'
 
@@ -10,7 +19,15 @@ const POLICIES = [
   { team: 1, name: 'Security Baseline', prefix: 'SEC', rules: 40 },
   { team: 2, name: 'Operational Guardrails', prefix: 'OPS', rules: 12 },
 ]
-const ACTIONS = ['share_personal_data', 'issue_refund', 'disclose_pricing', 'execute_code', 'send_email', 'delete_records', 'quote_competitors']
+const ACTIONS = [
+  'share_personal_data',
+  'issue_refund',
+  'disclose_pricing',
+  'execute_code',
+  'send_email',
+  'delete_records',
+  'quote_competitors',
+]
 const TARGETS = ['customer_pii', 'payment_data', 'internal_docs', 'public_content', 'support_tickets']
 const MODELS = ['gpt-4o-2024-08-06', 'claude-3-5-sonnet-20241022', 'llama-3.1-70b-instruct']
 const OPERANDS = ['purpose', 'recipient', 'dateTime', 'spatial', 'count', 'industry']
@@ -24,7 +41,14 @@ export function buildPolicies(seed: number, teams: Team[]): { policies: Policy[]
   for (const spec of POLICIES) {
     const team = teams[spec.team % teams.length] as Team
     const createdAt = pastTimestamp(faker, 600)
-    const policy = { id: seededUuid(faker), team_id: team.id, name: spec.name, description: faker.lorem.sentence(), created_at: createdAt, updated_at: createdAt + 86_400 }
+    const policy = {
+      id: seededUuid(faker),
+      team_id: team.id,
+      name: spec.name,
+      description: faker.lorem.sentence(),
+      created_at: createdAt,
+      updated_at: createdAt + 86_400,
+    }
     policies.push(policy)
     const policyRules = Array.from({ length: spec.rules }, (_, index) => buildRule(faker, policy, spec.prefix, index))
     // Stored out of list order, so that the list's ordering is really computed.
@@ -88,4 +112,3 @@ export function buildRule(faker: Faker, policy: Policy, prefix: string, index: n
     review_notes: status === 'draft' ? null : faker.lorem.sentence(),
   }
 }
-

@@ -27,8 +27,7 @@ export const pastTimestamp = (faker: Faker, spanDays: number): number =>
   REFERENCE_EPOCH - faker.number.int({ min: 1, max: spanDays * 86_400 })
 
 /** The element at `index`, cycling: seeded data covers every value of an enumeration. */
-export const cycle = <T>(values: readonly T[], index: number): T =>
-  values[Math.floor(index) % values.length] as T
+export const cycle = <T>(values: readonly T[], index: number): T => values[Math.floor(index) % values.length] as T
 
 const UUID_TEMPLATE = 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'
 const VARIANT_POSITION = UUID_TEMPLATE.indexOf('y')

@@ -38,7 +38,9 @@ export function checkWorldOptions(options: WorldOptions) {
   const personasPerTeam = options.personasPerTeam ?? DEFAULT_PERSONAS_PER_TEAM
   if (!Number.isSafeInteger(seed)) throw new RangeError(`The seed must be an integer, got ${String(seed)}.`)
   if (!Number.isInteger(personasPerTeam) || personasPerTeam < 0 || personasPerTeam > MAX_PERSONAS_PER_TEAM) {
-    throw new RangeError(`personasPerTeam must be an integer from 0 to ${MAX_PERSONAS_PER_TEAM}, got ${String(personasPerTeam)}.`)
+    throw new RangeError(
+      `personasPerTeam must be an integer from 0 to ${MAX_PERSONAS_PER_TEAM}, got ${String(personasPerTeam)}.`,
+    )
   }
   return { seed, personasPerTeam }
 }

@@ -3,7 +3,9 @@ import { OPERATION_NAMES, type OperationName } from '../api/routes.js'
 
 const Latency = z.union([
   z.number().int().min(0).max(60_000),
-  z.object({ min: z.number().int().min(0).max(60_000), max: z.number().int().min(0).max(60_000) }).strict()
+  z
+    .object({ min: z.number().int().min(0).max(60_000), max: z.number().int().min(0).max(60_000) })
+    .strict()
     .refine((range) => range.min <= range.max, 'latency.min must not exceed latency.max'),
 ])
 const Rate = z.number().min(0).max(1).default(1)
@@ -14,7 +16,10 @@ const FaultSet = z
     /** Milliseconds added before answering: fixed, or drawn from `{min, max}`. */
     latency: Latency.optional(),
     /** Answer `status` with `{"detail": <reason phrase>}` instead, on a `rate` share of requests. */
-    error: z.object({ status: z.number().int().min(400).max(599), rate: Rate }).strict().optional(),
+    error: z
+      .object({ status: z.number().int().min(400).max(599), rate: Rate })
+      .strict()
+      .optional(),
     /** Close the connection without an answer, on a `rate` share of requests. */
     drop: z.object({ rate: Rate }).strict().optional(),
   })
@@ -56,7 +61,12 @@ export class Faults {
   /** Draws latency and outcome for one request to `operation`. */
   decide(operation: OperationName): FaultDecision {
     const set: FaultSet = { ...this.#config, ...this.#config.operations?.[operation] }
-    const latencyMs = set.latency === undefined ? 0 : typeof set.latency === 'number' ? set.latency : set.latency.min + Math.floor(this.random() * (set.latency.max - set.latency.min + 1))
+    const latencyMs =
+      set.latency === undefined
+        ? 0
+        : typeof set.latency === 'number'
+          ? set.latency
+          : set.latency.min + Math.floor(this.random() * (set.latency.max - set.latency.min + 1))
     if (set.drop && this.random() < set.drop.rate) return { latencyMs, outcome: 'drop' }
     if (set.error && this.random() < set.error.rate) return { latencyMs, outcome: { status: set.error.status } }
     return { latencyMs, outcome: 'answer' }

@@ -22,7 +22,10 @@ export class MockHandle {
   readonly profile: Profile
   readonly jwtSecret: string
 
-  constructor(readonly instance: MockInstance, options: MockOptions) {
+  constructor(
+    readonly instance: MockInstance,
+    options: MockOptions,
+  ) {
     this.profile = resolveProfile(options.profile)
     this.jwtSecret = options.jwtSecret ?? DEVELOPMENT_JWT_SECRET
   }
@@ -47,5 +50,9 @@ export class MockHandle {
 /** A seeded instance for these options (the profile is checked first, so a bad one fails fast). */
 export async function seedInstance(options: MockOptions): Promise<MockInstance> {
   resolveProfile(options.profile)
-  return MockInstance.create({ seed: options.seed, personasPerTeam: options.personasPerTeam, jwtSecret: options.jwtSecret })
+  return MockInstance.create({
+    seed: options.seed,
+    personasPerTeam: options.personasPerTeam,
+    jwtSecret: options.jwtSecret,
+  })
 }

@@ -26,7 +26,12 @@ export class MockInstance {
   #options: Required<WorldOptions>
   #generation = 0
 
-  private constructor(world: World, fixtures: Fixtures, options: Required<WorldOptions>, private readonly settings: InstanceOptions) {
+  private constructor(
+    world: World,
+    fixtures: Fixtures,
+    options: Required<WorldOptions>,
+    private readonly settings: InstanceOptions,
+  ) {
     this.#world = world
     this.#fixtures = fixtures
     this.#options = options
@@ -37,7 +42,12 @@ export class MockInstance {
   static async create(options: InstanceOptions = {}): Promise<MockInstance> {
     const worldOptions = checkWorldOptions(options)
     const world = await createWorld(worldOptions)
-    return new MockInstance(world, await buildFixtures(world, options.jwtSecret ?? DEVELOPMENT_JWT_SECRET), worldOptions, options)
+    return new MockInstance(
+      world,
+      await buildFixtures(world, options.jwtSecret ?? DEVELOPMENT_JWT_SECRET),
+      worldOptions,
+      options,
+    )
   }
 
   get world(): World {
@@ -56,7 +66,15 @@ export class MockInstance {
   /** Changes whenever the state does (a write, a reset, an import): what persistence watches. */
   get stateVersion(): string {
     const { teams, personas, dimensions, values, policies, rules } = this.#world
-    return [this.#generation, teams.version, personas.version, dimensions.version, values.version, policies.version, rules.version].join('.')
+    return [
+      this.#generation,
+      teams.version,
+      personas.version,
+      dimensions.version,
+      values.version,
+      policies.version,
+      rules.version,
+    ].join('.')
   }
 
   /** Back to a freshly seeded world (this seed and size unless given); faults are cleared. */

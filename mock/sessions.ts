@@ -1,4 +1,4 @@
-import { MockInstance } from './instance.js'
+import type { MockInstance } from './instance.js'
 
 export const SESSION_HEADER = 'x-mock-session'
 export const SESSION_COOKIE = 'mock_session'

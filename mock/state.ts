@@ -40,7 +40,13 @@ const StateFile = z.object({
  * order survive a round trip exactly.
  */
 export function serializeState(state: WorldState): string {
-  return encodePythonJson({ format: STATE_FORMAT, version: STATE_VERSION, seed: state.seed, personasPerTeam: state.personasPerTeam, world: state.contents })
+  return encodePythonJson({
+    format: STATE_FORMAT,
+    version: STATE_VERSION,
+    seed: state.seed,
+    personasPerTeam: state.personasPerTeam,
+    world: state.contents,
+  })
 }
 
 /**
@@ -50,7 +56,11 @@ export function serializeState(state: WorldState): string {
 export function parseState(text: string): WorldState {
   const decoded = decodeJsonBody(new TextEncoder().encode(text))
   if (!decoded.ok) {
-    throw new StateError(decoded.kind === 'json' ? `the state is not valid JSON: ${decoded.msg} at character ${decoded.pos}` : 'the state is not valid JSON')
+    throw new StateError(
+      decoded.kind === 'json'
+        ? `the state is not valid JSON: ${decoded.msg} at character ${decoded.pos}`
+        : 'the state is not valid JSON',
+    )
   }
   const plain = toPlain(decoded.value) as { format?: unknown }
   if (plain === null || typeof plain !== 'object' || plain.format !== STATE_FORMAT) {

@@ -18,7 +18,12 @@ export type BulkAddResult = { added: DemographicValue[] } | { duplicates: string
  * is added (`reject`). A missing display_name is the value; a missing sort_order is the
  * largest in the dimension plus one, item by item in request order (0 in an empty dimension).
  */
-export function addValues(world: World, dimensionId: string, items: readonly NewValue[], duplicates: 'skip' | 'reject'): Promise<BulkAddResult> {
+export function addValues(
+  world: World,
+  dimensionId: string,
+  items: readonly NewValue[],
+  duplicates: 'skip' | 'reject',
+): Promise<BulkAddResult> {
   return world.exclusive(async () => {
     const { planned, repeated } = plan(dimensionId, world.valuesByDimension().get(dimensionId), items)
     if (duplicates === 'reject' && repeated.length) return { duplicates: repeated }

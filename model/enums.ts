@@ -8,15 +8,7 @@ export const PrivilegeLevel = z.enum(['guest', 'user', 'power_user', 'admin', 's
 export const DataAccessScope = z.enum(['own', 'team', 'organization', 'global'])
 
 export const RuleType = z.enum(['permission', 'prohibition', 'obligation', 'recommendation'])
-export const RuleCategory = z.enum([
-  'privacy',
-  'ethics',
-  'security',
-  'compliance',
-  'operational',
-  'brand',
-  'custom',
-])
+export const RuleCategory = z.enum(['privacy', 'ethics', 'security', 'compliance', 'operational', 'brand', 'custom'])
 export const RuleStatus = z.enum(['draft', 'approved', 'rejected', 'modified'])
 export const ConsequenceAction = z.enum(['block', 'warn', 'log', 'escalate'])
 export const Severity = z.enum(['low', 'medium', 'high', 'critical'])

@@ -31,7 +31,11 @@ let bulkKeys = 0
  * @returns the stored records, in order
  * @throws OperationError `INVALID_INITIAL_VALUES`, as `create` does, for a record that does not match
  */
-export async function storeAll(collection: AnyCollection, schema: StandardSchemaV1, records: readonly unknown[]): Promise<object[]> {
+export async function storeAll(
+  collection: AnyCollection,
+  schema: StandardSchemaV1,
+  records: readonly unknown[],
+): Promise<object[]> {
   const stored: object[] = []
   let next = 0
   // The first record a collection ever stores goes through create, and teaches the identity.
@@ -71,7 +75,11 @@ function liveArray(collection: AnyCollection): object[] | undefined {
 async function validate(schema: StandardSchemaV1, record: unknown): Promise<object> {
   const result = await schema['~standard'].validate(record)
   if (result.issues) {
-    throw new OperationError('Failed to create a new record with initial values: does not match the schema.', INVALID_INITIAL_VALUES, result.issues)
+    throw new OperationError(
+      'Failed to create a new record with initial values: does not match the schema.',
+      INVALID_INITIAL_VALUES,
+      result.issues,
+    )
   }
   return result.value as object
 }

@@ -89,7 +89,11 @@ const remembered = new WeakMap<TeamPersonas, Map<string, Int32Array>>()
 function matchingPositions(team: TeamPersonas, filter: PersonaFilter): Int32Array | undefined {
   const criteria = criteriaOf(filter)
   if (!criteria) return undefined
-  const key = JSON.stringify([criteria.intents ? [...criteria.intents].sort() : null, criteria.isPreset ?? null, criteria.needle ?? null])
+  const key = JSON.stringify([
+    criteria.intents ? [...criteria.intents].sort() : null,
+    criteria.isPreset ?? null,
+    criteria.needle ?? null,
+  ])
   // A filter as long as a query string may be (a megabyte of search text) is not kept.
   if (key.length > REMEMBERED_FILTER_LENGTH) return scan(team, criteria)
   let byFilter = remembered.get(team)

@@ -31,7 +31,9 @@ export class TrackedCollection<Schema extends StandardSchemaV1> extends Collecti
    * @returns the stored records, in order
    * @example await world.personas.createAll(personas)
    */
-  async createAll(records: ReadonlyArray<StandardSchemaV1.InferInput<Schema>>): Promise<Array<StandardSchemaV1.InferOutput<Schema>>> {
+  async createAll(
+    records: ReadonlyArray<StandardSchemaV1.InferInput<Schema>>,
+  ): Promise<Array<StandardSchemaV1.InferOutput<Schema>>> {
     const before = this.version
     const stored = await storeAll(this as never, this.#schema, records)
     for (const listener of this.#stored) listener(before, stored)

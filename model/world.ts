@@ -1,11 +1,4 @@
-import {
-  DemographicDimension,
-  DemographicValue,
-  Persona,
-  Policy,
-  PolicyRule,
-  Team,
-} from './schemas.js'
+import { DemographicDimension, DemographicValue, Persona, Policy, PolicyRule, Team } from './schemas.js'
 import { derived, TrackedCollection } from './tracked-collection.js'
 import { appendValue, indexValues, type DimensionValues } from './dimension-values.js'
 import { indexPersonas, type TeamPersonas } from './persona-index.js'
@@ -25,8 +18,12 @@ export class World {
 
   /** Personas by team, in list order (created_at descending, then id ascending). */
   readonly personasByTeam: () => Map<string, TeamPersonas> = derived(this.personas, indexPersonas)
-  readonly dimensionById: () => Map<string, DemographicDimension> = derived(this.dimensions, (records) => byKey(records, (dimension) => dimension.id))
-  readonly policyById: () => Map<string, Policy> = derived(this.policies, (records) => byKey(records, (policy) => policy.id))
+  readonly dimensionById: () => Map<string, DemographicDimension> = derived(this.dimensions, (records) =>
+    byKey(records, (dimension) => dimension.id),
+  )
+  readonly policyById: () => Map<string, Policy> = derived(this.policies, (records) =>
+    byKey(records, (policy) => policy.id),
+  )
   /** Rules by policy, in list order (created_at ascending, then rule_id ascending). */
   readonly rulesByPolicy: () => Map<string, PolicyRule[]> = derived(this.rules, (records) =>
     groupSorted(records, (rule) => rule.policy_id, compareRules),
@@ -98,8 +95,7 @@ function groupSorted<T>(records: readonly T[], key: (record: T) => string, compa
   return groups
 }
 
-const compareRules = (a: PolicyRule, b: PolicyRule) =>
-  a.created_at - b.created_at || compareText(a.rule_id, b.rule_id)
+const compareRules = (a: PolicyRule, b: PolicyRule) => a.created_at - b.created_at || compareText(a.rule_id, b.rule_id)
 
 /** Python's string order: by code point (JS `<` compares UTF-16 units, which differs past U+FFFF). */
 export function compareText(a: string, b: string): number {

@@ -55,7 +55,11 @@ function readConfig() {
  * source file has no .js in outDir. Stops early once both are known to matter.
  */
 function scan(config, since) {
-  const { compilerOptions: { outDir, rootDir = root }, include, exclude = [] } = config
+  const {
+    compilerOptions: { outDir, rootDir = root },
+    include,
+    exclude = [],
+  } = config
   const excluded = new Set(exclude)
   const found = { newer: config.configFiles.some((file) => statSync(file).mtimeMs > since), missing: false }
   const visit = (path) => {
@@ -86,9 +90,11 @@ export function build({ force = false } = {}) {
     config = readConfig()
     const { outDir, tsBuildInfoFile } = config.compilerOptions
     // Only plain folder and file names are understood here; globs go to tsc.
-    if (!outDir || !config.include || [...config.include, ...(config.exclude ?? [])].some((p) => /[*?]/.test(p))) config = undefined
+    if (!outDir || !config.include || [...config.include, ...(config.exclude ?? [])].some((p) => /[*?]/.test(p)))
+      config = undefined
     else if (!force) {
-      const stamp = existsSync(STAMP) && (!tsBuildInfoFile || existsSync(tsBuildInfoFile)) ? statSync(STAMP).mtimeMs : -1
+      const stamp =
+        existsSync(STAMP) && (!tsBuildInfoFile || existsSync(tsBuildInfoFile)) ? statSync(STAMP).mtimeMs : -1
       const { newer, missing } = scan(config, stamp)
       if (stamp >= 0 && !newer && !missing) return 0
       if (missing && tsBuildInfoFile) rmSync(tsBuildInfoFile, { force: true })

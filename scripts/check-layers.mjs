@@ -10,12 +10,45 @@
 import { readFileSync } from 'node:fs'
 import madge from 'madge'
 
-const SOURCES = ['index.ts', 'api', 'auth', 'contract', 'core', 'factories', 'fastapi', 'handlers', 'hosts', 'mock', 'model', 'openapi', 'pydantic', 'python', 'wire']
+const SOURCES = [
+  'index.ts',
+  'api',
+  'auth',
+  'contract',
+  'core',
+  'factories',
+  'fastapi',
+  'handlers',
+  'hosts',
+  'mock',
+  'model',
+  'openapi',
+  'pydantic',
+  'python',
+  'wire',
+]
 /** Folders that run in every runtime (the browser included): web-standard code only. */
-const WEB_STANDARD = ['api', 'auth', 'core', 'factories', 'fastapi', 'handlers', 'mock', 'model', 'openapi', 'pydantic', 'python', 'wire']
+const WEB_STANDARD = [
+  'api',
+  'auth',
+  'core',
+  'factories',
+  'fastapi',
+  'handlers',
+  'mock',
+  'model',
+  'openapi',
+  'pydantic',
+  'python',
+  'wire',
+]
 const NOT_IN_CONTRACT = ['core', 'handlers', 'hosts', 'wire', 'mock']
 
-const graph = await madge(SOURCES, { fileExtensions: ['ts'], tsConfig: 'tsconfig.json', detectiveOptions: { ts: { skipTypeImports: false } } })
+const graph = await madge(SOURCES, {
+  fileExtensions: ['ts'],
+  tsConfig: 'tsconfig.json',
+  detectiveOptions: { ts: { skipTypeImports: false } },
+})
 const imports = graph.obj()
 const problems = []
 
@@ -36,18 +69,23 @@ for (const [file, deps] of Object.entries(imports)) {
     folders.get(from).set(to, `${file} -> ${dep}`)
   }
 }
-for (const cycle of folderCycles(folders)) problems.push(`folder cycle: ${cycle.join(' -> ')} (${folders.get(cycle[0]).get(cycle[1])})`)
+for (const cycle of folderCycles(folders))
+  problems.push(`folder cycle: ${cycle.join(' -> ')} (${folders.get(cycle[0]).get(cycle[1])})`)
 
 for (const file of Object.keys(imports)) {
   const folder = folderOf(file)
   const text = readFileSync(file, 'utf8')
   const packages = [...text.matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((match) => match[1])
   if (WEB_STANDARD.includes(folder)) {
-    for (const name of packages.filter((name) => /^(node:|msw|express)/.test(name))) problems.push(`${file} imports ${name}: ${folder}/ must run in every runtime`)
+    for (const name of packages.filter((name) => /^(node:|msw|express)/.test(name)))
+      problems.push(`${file} imports ${name}: ${folder}/ must run in every runtime`)
   }
   if (folder === 'contract') {
-    for (const name of packages.filter((name) => name.startsWith('msw'))) problems.push(`${file} imports ${name}: the verifier must not load msw`)
-    for (const dep of imports[file]) if (NOT_IN_CONTRACT.includes(folderOf(dep))) problems.push(`${file} imports ${dep}: the verifier reads api/ and model/, not the mock`)
+    for (const name of packages.filter((name) => name.startsWith('msw')))
+      problems.push(`${file} imports ${name}: the verifier must not load msw`)
+    for (const dep of imports[file])
+      if (NOT_IN_CONTRACT.includes(folderOf(dep)))
+        problems.push(`${file} imports ${dep}: the verifier reads api/ and model/, not the mock`)
   }
 }
 

@@ -30,11 +30,15 @@ let server // the running server's child process, if any
 let stopping = false
 
 function startServer() {
-  const child = spawn(process.execPath, [join(root, 'dist/hosts/server/cli.js'), ...serverArgs], { cwd: root, stdio: 'inherit' })
+  const child = spawn(process.execPath, [join(root, 'dist/hosts/server/cli.js'), ...serverArgs], {
+    cwd: root,
+    stdio: 'inherit',
+  })
   server = child
   child.once('exit', (code, signal) => {
     if (server === child) server = undefined
-    if (!child.stopRequested && !stopping) log(`the server stopped (${signal ?? `exit ${code}`}); it starts again after the next successful build`)
+    if (!child.stopRequested && !stopping)
+      log(`the server stopped (${signal ?? `exit ${code}`}); it starts again after the next successful build`)
   })
 }
 
@@ -71,14 +75,25 @@ function restart() {
 }
 
 // A first build (a no-op when dist/ is current), so that the server starts at once.
-const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' }).status === 0
+const built =
+  spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' }).status === 0
 if (built) startServer()
 else log('the build failed: the server starts after the next build without errors')
 
-const tsc = spawn(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'tsconfig.build.json'), '--watch', '--preserveWatchOutput'], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-})
+const tsc = spawn(
+  process.execPath,
+  [
+    join(root, 'node_modules/typescript/bin/tsc'),
+    '-b',
+    join(root, 'tsconfig.build.json'),
+    '--watch',
+    '--preserveWatchOutput',
+  ],
+  {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+)
 let firstReport = true
 createInterface({ input: tsc.stdout }).on('line', (line) => {
   console.log(`\x1b[35m[tsc]\x1b[0m ${line}`)

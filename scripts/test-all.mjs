@@ -25,17 +25,21 @@ const option = (name) => {
   return value
 }
 function usage(message) {
-  console.error(`test-all: ${message}\nusage: node scripts/test-all.mjs [${Object.keys(TIERS).join('|')} ...] [--label <text>] | --summary <file>`)
+  console.error(
+    `test-all: ${message}\nusage: node scripts/test-all.mjs [${Object.keys(TIERS).join('|')} ...] [--label <text>] | --summary <file>`,
+  )
   process.exit(2)
 }
 
 const summaryFile = option('--summary')
 if (summaryFile) {
   const lines = readFileSync(summaryFile, 'utf8').split('\n').filter(Boolean)
-  summarize(lines.map((line) => {
-    const [name, status, seconds] = line.split('\t')
-    return { name, passed: status === 'passed', seconds: Number(seconds), detail: status === 'passed' ? '' : status }
-  }))
+  summarize(
+    lines.map((line) => {
+      const [name, status, seconds] = line.split('\t')
+      return { name, passed: status === 'passed', seconds: Number(seconds), detail: status === 'passed' ? '' : status }
+    }),
+  )
 }
 
 const label = option('--label')
@@ -52,9 +56,16 @@ for (const tier of chosen) {
   const run = spawnSync(npm[0], [...npm.slice(1), 'run', TIERS[tier]], { stdio: 'inherit' })
   const seconds = (performance.now() - started) / 1000
   const passed = run.status === 0
-  const detail = passed ? '' : run.error ? `could not run: ${run.error.message}` : run.signal ? `killed by ${run.signal}` : `exit ${run.status}`
+  const detail = passed
+    ? ''
+    : run.error
+      ? `could not run: ${run.error.message}`
+      : run.signal
+        ? `killed by ${run.signal}`
+        : `exit ${run.status}`
   results.push({ name, passed, seconds, detail })
-  if (process.env.TEST_ALL_RESULTS) appendFileSync(process.env.TEST_ALL_RESULTS, `${name}\t${passed ? 'passed' : detail}\t${seconds.toFixed(1)}\n`)
+  if (process.env.TEST_ALL_RESULTS)
+    appendFileSync(process.env.TEST_ALL_RESULTS, `${name}\t${passed ? 'passed' : detail}\t${seconds.toFixed(1)}\n`)
 }
 summarize(results)
 
@@ -62,7 +73,9 @@ function summarize(results) {
   const width = Math.max(...results.map(({ name }) => name.length), 4)
   console.log('\n━━ Summary\n')
   for (const { name, passed, seconds, detail } of results) {
-    console.log(`  ${passed ? 'passed' : 'FAILED'}  ${name.padEnd(width)}  ${seconds.toFixed(1).padStart(6)} s${detail ? `  (${detail})` : ''}`)
+    console.log(
+      `  ${passed ? 'passed' : 'FAILED'}  ${name.padEnd(width)}  ${seconds.toFixed(1).padStart(6)} s${detail ? `  (${detail})` : ''}`,
+    )
   }
   const failed = results.filter(({ passed }) => !passed).length
   console.log('')

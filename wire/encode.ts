@@ -29,7 +29,13 @@ const REMEMBERED_JSON_BYTES = 96 * 2 ** 20
  * the list does.
  * @example encodeListed(Persona, team.ordered, [0, 1, 2], profile, world)
  */
-export function encodeListed(schema: Schema, list: readonly object[], positions: readonly number[], profile: Profile, world: object): EncodedJson[] {
+export function encodeListed(
+  schema: Schema,
+  list: readonly object[],
+  positions: readonly number[],
+  profile: Profile,
+  world: object,
+): EncodedJson[] {
   const encode = encoderFor(schema, profile)
   const json = keptFor(list, encode, world)
   return positions.map((position) => {
@@ -61,7 +67,8 @@ function budgetOf(world: object): JsonBudget {
  * profile's unit, in Python's JSON. The encoder is compiled once per schema and profile.
  * @example writeResource(Persona, record, profile)
  */
-export const writeResource = (schema: Schema, record: unknown, profile: Profile): string => encoderFor(schema, profile)(record)
+export const writeResource = (schema: Schema, record: unknown, profile: Profile): string =>
+  encoderFor(schema, profile)(record)
 
 function encoderFor(schema: Schema, profile: Profile): Encoder {
   let bySchema = encoders.get(schema)
@@ -81,7 +88,9 @@ function encoderFor(schema: Schema, profile: Profile): Encoder {
 function compileRecordEncoder(schema: Schema, profile: Profile): Encoder {
   const general = compileEncoder(schema, profile)
   const stringifiable = stringifiableTest(schema, profile)
-  return stringifiable ? (value) => (stringifiable(value) && !('toJSON' in Object.prototype) ? JSON.stringify(value) : general(value)) : general
+  return stringifiable
+    ? (value) => (stringifiable(value) && !('toJSON' in Object.prototype) ? JSON.stringify(value) : general(value))
+    : general
 }
 
 type ValueTest = (value: unknown) => boolean
@@ -138,8 +147,12 @@ function objectStringifiableTest(shape: Record<string, Schema>, profile: Profile
 
 /** The wire JSON of any value of `schema`, field by field (see {@link writeResource}). */
 function compileEncoder(schema: Schema, profile: Profile): Encoder {
-  const nullable = (encode: Encoder): Encoder => (value) => (value === null || value === undefined ? 'null' : encode(value))
-  if (schema === Timestamp) return nullable(profile.timestampUnit === 'ms' ? (value) => encodeScalar((value as number) * 1000) : encodeScalar)
+  const nullable =
+    (encode: Encoder): Encoder =>
+    (value) =>
+      value === null || value === undefined ? 'null' : encode(value)
+  if (schema === Timestamp)
+    return nullable(profile.timestampUnit === 'ms' ? (value) => encodeScalar((value as number) * 1000) : encodeScalar)
   const def = schema._zod.def as unknown as Def
   switch (def.type) {
     case 'default':
@@ -153,7 +166,11 @@ function compileEncoder(schema: Schema, profile: Profile): Encoder {
       return nullable((value) => `[${(value as unknown[]).map((item) => encodeItem(item)).join(',')}]`)
     }
     case 'number':
-      return nullable((schema as unknown as { isInt: boolean }).isInt ? encodeScalar : (value) => encodeScalar(new PyFloat(value as number)))
+      return nullable(
+        (schema as unknown as { isInt: boolean }).isInt
+          ? encodeScalar
+          : (value) => encodeScalar(new PyFloat(value as number)),
+      )
     case 'string':
     case 'enum':
     case 'boolean':

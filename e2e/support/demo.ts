@@ -20,7 +20,10 @@ export class Demo {
   }
 
   async ready() {
-    await expect(this.page.locator('body[data-ready="true"]'), 'the demo started (see the fatal message if any)').toBeAttached({ timeout: 15_000 })
+    await expect(
+      this.page.locator('body[data-ready="true"]'),
+      'the demo started (see the fatal message if any)',
+    ).toBeAttached({ timeout: 15_000 })
   }
 
   byTestId = (id: string): Locator => this.page.getByTestId(id)
@@ -96,6 +99,10 @@ export class Demo {
  * reused server keeps no state of an earlier run): what isolates parallel tests on one server.
  */
 export function sessionKey(testInfo: TestInfo): string {
-  const title = testInfo.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60)
+  const title = testInfo.title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60)
   return `w${testInfo.workerIndex}-${title}-${Math.random().toString(36).slice(2, 10)}`
 }

@@ -47,7 +47,9 @@ export async function personasFlow(demo: Demo, oracle: Oracle, testInfo: TestInf
   await expect(personas.range()).toHaveText(`1–10 of ${adversarial}`)
   await expect(personas.rows().getByTestId('persona-intent')).toHaveText(Array(10).fill('adversarial'))
   await personas.intent('malicious').check()
-  await expect(personas.range()).toHaveText(`1–10 of ${oracle.count((p) => p.intent === 'adversarial' || p.intent === 'malicious')}`)
+  await expect(personas.range()).toHaveText(
+    `1–10 of ${oracle.count((p) => p.intent === 'adversarial' || p.intent === 'malicious')}`,
+  )
   if (shot) await demo.screenshot(`${shot}-personas-filtered`, testInfo, personas.panel())
   await personas.intent('adversarial').uncheck()
   await personas.intent('malicious').uncheck()
@@ -65,7 +67,9 @@ export async function personasFlow(demo: Demo, oracle: Oracle, testInfo: TestInf
   // a seeded role, in capitals, so the term exists whatever the seed.
   const term = oracle.personas[2]!.role.split(' ').at(-1)!.toLowerCase()
   await personas.search().fill(term.toUpperCase())
-  const found = oracle.count((p) => [p.name, p.description ?? '', p.role].some((text) => text.toLowerCase().includes(term)))
+  const found = oracle.count((p) =>
+    [p.name, p.description ?? '', p.role].some((text) => text.toLowerCase().includes(term)),
+  )
   expect(found, 'the term comes from the seeded world').toBeGreaterThan(0)
   await expect(personas.range()).toHaveText(`1–${Math.min(10, found)} of ${found}`)
   await personas.search().fill('')
@@ -112,7 +116,8 @@ export async function rulesFlow(demo: Demo, oracle: Oracle, testInfo: TestInfo, 
   await expect(details.getByTestId('rule-source-location')).toContainText(rule.provenance.source_location.section)
   await expect(details.getByTestId('rule-source-text')).toHaveText(rule.provenance.source_location.source_text)
   await expect(details.getByTestId('rule-review-status')).toHaveText(rule.status)
-  if (rule.constraints.length) await expect(details.getByTestId('rule-constraints').locator('li')).toHaveCount(rule.constraints.length)
+  if (rule.constraints.length)
+    await expect(details.getByTestId('rule-constraints').locator('li')).toHaveCount(rule.constraints.length)
   if (shot) await demo.screenshot(`${shot}-rule-details`, testInfo, rules.panel())
   await rules.rows().nth(1).click()
   await expect(details).toBeHidden()

@@ -40,7 +40,9 @@ test('shows an overridden answer as an empty list', async ({ page, mock }, testI
   await expect(demo.personas.range()).toHaveText('0 of 0')
   await expect(demo.personas.next()).toBeDisabled()
   // Only the overridden operation changed: rules still come from the world.
-  await expect(demo.rules.range()).toHaveText(`1–20 of ${mock.world.rulesByPolicy().get(mock.fixtures.policies[0]!.id)!.length}`)
+  await expect(demo.rules.range()).toHaveText(
+    `1–20 of ${mock.world.rulesByPolicy().get(mock.fixtures.policies[0]!.id)!.length}`,
+  )
   await demo.screenshot('network-empty-override', testInfo, demo.personas.panel())
 })
 
@@ -61,7 +63,11 @@ test('a bulk add lands in the test’s store', async ({ page, mock }) => {
 
 test('errors answered by the fixture show like any other', async ({ page, mock }) => {
   // A 503 from the route: the status line shows the API's detail, the page keeps working.
-  mock.use(http.get('*/v1/policies/:policyId/rules', () => HttpResponse.json({ detail: 'Service Unavailable' }, { status: 503 })))
+  mock.use(
+    http.get('*/v1/policies/:policyId/rules', () =>
+      HttpResponse.json({ detail: 'Service Unavailable' }, { status: 503 }),
+    ),
+  )
   const demo = new Demo(page)
   await demo.open({ mode: 'network' })
   await expect(demo.rules.status()).toHaveText('503 Service Unavailable: Service Unavailable')
@@ -72,10 +78,27 @@ test('each 422 issue is shown next to the field its loc names', async ({ page, m
   const issue = (loc: Array<string | number>, msg: string) => ({ type: 'value_error', loc, msg, input: 'x' })
   mock.use(
     http.get('*/v1/personas/', () =>
-      HttpResponse.json({ detail: [issue(['query', 'team_id'], 'Team id is odd'), issue(['query', 'offset'], 'Offset is odd'), issue(['header', 'x-odd'], 'Header is odd')] }, { status: 422 }),
+      HttpResponse.json(
+        {
+          detail: [
+            issue(['query', 'team_id'], 'Team id is odd'),
+            issue(['query', 'offset'], 'Offset is odd'),
+            issue(['header', 'x-odd'], 'Header is odd'),
+          ],
+        },
+        { status: 422 },
+      ),
     ),
     http.post('*/v1/demographics/:dimensionId/values/bulk', () =>
-      HttpResponse.json({ detail: [issue(['path', 'dimension_id'], 'Dimension id is odd'), issue(['body', 'values', 1, 'display_name'], 'Display name is odd')] }, { status: 422 }),
+      HttpResponse.json(
+        {
+          detail: [
+            issue(['path', 'dimension_id'], 'Dimension id is odd'),
+            issue(['body', 'values', 1, 'display_name'], 'Display name is odd'),
+          ],
+        },
+        { status: 422 },
+      ),
     ),
   )
   const demo = new Demo(page)

@@ -29,10 +29,16 @@ export class MockWorker extends MockHandle {
   readonly worker: SetupWorker
 
   /** @internal use `startMockWorker()` */
-  constructor(instance: MockInstance, options: MockWorkerOptions, private readonly persistence?: Persistence) {
+  constructor(
+    instance: MockInstance,
+    options: MockWorkerOptions,
+    private readonly persistence?: Persistence,
+  ) {
     super(instance, options)
     const { profile, jwtSecret } = this
-    this.worker = setupWorker(...createHandlers({ instance, profile, jwtSecret, claim: 'api', delayMs: options.delayMs }))
+    this.worker = setupWorker(
+      ...createHandlers({ instance, profile, jwtSecret, claim: 'api', delayMs: options.delayMs }),
+    )
     if (persistence) this.worker.events.on('response:mocked', () => persistence.save())
   }
 

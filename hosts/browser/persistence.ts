@@ -11,7 +11,9 @@ export async function persistInLocalStorage(instance: MockInstance, key: string)
     try {
       await instance.importState(stored)
     } catch (error) {
-      console.warn(`[agent-console-mock] The world kept under "${key}" cannot be read and was ignored: ${(error as Error).message}`)
+      console.warn(
+        `[agent-console-mock] The world kept under "${key}" cannot be read and was ignored: ${(error as Error).message}`,
+      )
     }
   }
   let saved = instance.stateVersion
@@ -24,7 +26,9 @@ export async function persistInLocalStorage(instance: MockInstance, key: string)
         saved = instance.stateVersion
       } catch (error) {
         enabled = false
-        console.warn(`[agent-console-mock] The world is too large to keep in localStorage (${(error as Error).message}); it will not survive a reload.`)
+        console.warn(
+          `[agent-console-mock] The world is too large to keep in localStorage (${(error as Error).message}); it will not survive a reload.`,
+        )
       }
     },
     forget() {

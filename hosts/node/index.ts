@@ -31,7 +31,9 @@ export class MockServer extends MockHandle {
     super(instance, options)
     this.baseUrl = new URL(options.baseUrl ?? 'http://localhost').origin
     const { profile, jwtSecret, baseUrl } = this
-    this.server = setupServer(...createHandlers({ instance, profile, jwtSecret, baseUrl, claim: 'all', maxBodyBytes: options.maxBodyBytes }))
+    this.server = setupServer(
+      ...createHandlers({ instance, profile, jwtSecret, baseUrl, claim: 'all', maxBodyBytes: options.maxBodyBytes }),
+    )
   }
 
   /** An absolute URL of the mocked API. @example mock.url('/v1/personas/?limit=5') */

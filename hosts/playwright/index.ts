@@ -13,7 +13,11 @@ export interface PlaywrightMockOptions extends MockOptions {
 /** The `mock` fixture: one freshly seeded world per test, in the test process. */
 export class PlaywrightMock extends MockHandle {
   /** @internal the fixture builds it */
-  constructor(instance: MockInstance, options: PlaywrightMockOptions, readonly network: NetworkFixture) {
+  constructor(
+    instance: MockInstance,
+    options: PlaywrightMockOptions,
+    readonly network: NetworkFixture,
+  ) {
     super(instance, options)
   }
 
@@ -40,7 +44,13 @@ export const test = base.extend<{ mockOptions: PlaywrightMockOptions; mock: Play
     async ({ context, mockOptions }, use) => {
       const instance = await seedInstance(mockOptions)
       const handle = new MockHandle(instance, mockOptions)
-      const handlers = createHandlers({ instance, profile: handle.profile, jwtSecret: handle.jwtSecret, claim: 'api', delayMs: mockOptions.delayMs })
+      const handlers = createHandlers({
+        instance,
+        profile: handle.profile,
+        jwtSecret: handle.jwtSecret,
+        claim: 'api',
+        delayMs: mockOptions.delayMs,
+      })
       const network = defineNetworkFixture({ context, handlers, onUnhandledRequest: 'bypass' })
       await network.enable()
       await use(new PlaywrightMock(instance, mockOptions, network))

@@ -47,7 +47,11 @@ export interface MockApp {
  */
 export async function createMockApp(options: AppOptions = {}): Promise<MockApp> {
   const spawn = (primary: MockInstance) => MockInstance.create({ ...options, ...primary.worldOptions })
-  const sessions = new Sessions(await MockInstance.create(options), spawn, options.sessionLimit ?? DEFAULT_SESSION_LIMIT)
+  const sessions = new Sessions(
+    await MockInstance.create(options),
+    spawn,
+    options.sessionLimit ?? DEFAULT_SESSION_LIMIT,
+  )
   const logger = options.logger ?? console
   const core = createCore({
     ...options,
@@ -69,7 +73,9 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
   app.use(
     mockMiddleware({
       handlers: () => (overrides.length ? [...overrides, ...mockHandlers] : mockHandlers),
-      afterResponse: () => afterResponse.forEach((hook) => hook()),
+      afterResponse: () => {
+        for (const hook of afterResponse) hook()
+      },
       onError: (error, req) => logger.error(`${req.method} ${req.url} failed:`, error),
     }),
   )

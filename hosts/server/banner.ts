@@ -5,7 +5,15 @@ import type { Fixtures } from '../../auth/fixtures.js'
  * to paste. It never prints a secret: tokens are signed with the documented development
  * secret unless another one was given through the environment.
  */
-export function banner(options: { version: string; url: string; fixtures: Fixtures; personasPerTeam: number; customSecret: boolean; control: boolean; stateFile?: string }): string {
+export function banner(options: {
+  version: string
+  url: string
+  fixtures: Fixtures
+  personasPerTeam: number
+  customSecret: boolean
+  control: boolean
+  stateFile?: string
+}): string {
   const { url, fixtures } = options
   const teamName = new Map(fixtures.teams.map((team) => [team.id, team.name]))
   const lines = [
@@ -15,7 +23,9 @@ export function banner(options: { version: string; url: string; fixtures: Fixtur
     '  teams',
     ...fixtures.teams.map((team) => `    ${team.id}  ${team.name}`),
     '  policies',
-    ...fixtures.policies.map((policy) => `    ${policy.id}  ${policy.name} (${teamName.get(policy.team_id) ?? policy.team_id})`),
+    ...fixtures.policies.map(
+      (policy) => `    ${policy.id}  ${policy.name} (${teamName.get(policy.team_id) ?? policy.team_id})`,
+    ),
     '  dimensions',
     ...fixtures.dimensions.map((dimension) => `    ${dimension.id}  ${dimension.name}`),
     `  tokens      signed with ${options.customSecret ? 'the secret from AGENT_CONSOLE_MOCK_JWT_SECRET' : 'the development secret (see README)'}${options.control ? '; more from POST /__mock/tokens' : ''}`,

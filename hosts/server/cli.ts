@@ -12,7 +12,8 @@ import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './start.js'
 
 const integer = (name: string, min: number, max: number) => (text: string) => {
   const value = Number(text)
-  if (!/^-?\d+$/.test(text.trim()) || value < min || value > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`)
+  if (!/^-?\d+$/.test(text.trim()) || value < min || value > max)
+    throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`)
   return value
 }
 
@@ -31,26 +32,51 @@ function readProfile(path: string): ProfileOptions {
 }
 
 const program = new Command('agent-console-mock')
-  .description('Start the Agent Management Console API mock: the same answers as the FastAPI service, over a seeded world.')
+  .description(
+    'Start the Agent Management Console API mock: the same answers as the FastAPI service, over a seeded world.',
+  )
   .version(packageVersion())
-  .option('-p, --port <port>', `port to listen on (env PORT; 0 for any free port) (default: ${DEFAULT_PORT})`, integer('--port', 0, 65535))
+  .option(
+    '-p, --port <port>',
+    `port to listen on (env PORT; 0 for any free port) (default: ${DEFAULT_PORT})`,
+    integer('--port', 0, 65535),
+  )
   .option('--host <host>', 'address to bind; anything but loopback must be asked for', DEFAULT_HOST)
-  .option('--seed <seed>', 'seed of the world: the same seed gives the same world', integer('--seed', -(2 ** 53 - 1), 2 ** 53 - 1), 1)
+  .option(
+    '--seed <seed>',
+    'seed of the world: the same seed gives the same world',
+    integer('--seed', -(2 ** 53 - 1), 2 ** 53 - 1),
+    1,
+  )
   .option('--personas <count>', 'personas per team', integer('--personas', 0, MAX_PERSONAS_PER_TEAM), 60)
   .option('--profile <file>', 'JSON file of profile settings (see README), e.g. as written by verify')
   .option('--delay <ms>', 'milliseconds added before every API answer', integer('--delay', 0, 60_000), 0)
   .option('--state-file <file>', 'keep the world in this file: loaded at start, written after every change')
-  .option('--max-body-bytes <bytes>', 'larger request bodies answer 413', integer('--max-body-bytes', 1, 1024 ** 3), 1024 * 1024)
+  .option(
+    '--max-body-bytes <bytes>',
+    'larger request bodies answer 413',
+    integer('--max-body-bytes', 1, 1024 ** 3),
+    1024 * 1024,
+  )
   .option('--sessions <count>', 'session worlds kept at most (X-Mock-Session)', integer('--sessions', 1, 10_000), 100)
   .option('--no-control', 'switch off the control API under /__mock/')
   .option('--no-cors', "answer no CORS (plain FastAPI); by default CORS is answered as Starlette's CORSMiddleware does")
   .option('-q, --quiet', 'log errors only, not every request')
-  .addHelpText('after', '\nEnvironment: PORT (the port, when --port is not given), AGENT_CONSOLE_MOCK_JWT_SECRET (sign and check tokens with this secret instead of the development one).')
+  .addHelpText(
+    'after',
+    '\nEnvironment: PORT (the port, when --port is not given), AGENT_CONSOLE_MOCK_JWT_SECRET (sign and check tokens with this secret instead of the development one).',
+  )
   .action(async (options) => {
-    const port = options.port ?? (process.env.PORT === undefined ? DEFAULT_PORT : integer('PORT', 0, 65535)(process.env.PORT))
+    const port =
+      options.port ?? (process.env.PORT === undefined ? DEFAULT_PORT : integer('PORT', 0, 65535)(process.env.PORT))
     const jwtSecret = process.env.AGENT_CONSOLE_MOCK_JWT_SECRET || undefined
     const settleHeapGrowth = boundHeapGrowth()
-    const logger = options.quiet ? quietLogger() : { info: (line: string) => console.log(line), error: (line: string, error?: unknown) => console.error(line, error ?? '') }
+    const logger = options.quiet
+      ? quietLogger()
+      : {
+          info: (line: string) => console.log(line),
+          error: (line: string, error?: unknown) => console.error(line, error ?? ''),
+        }
     const running = await startServer({
       port,
       host: options.host,
@@ -68,7 +94,17 @@ const program = new Command('agent-console-mock')
     })
     settleHeapGrowth()
     const { primary } = running.sessions
-    console.log(banner({ version: packageVersion(), url: running.url, fixtures: primary.fixtures, personasPerTeam: primary.worldOptions.personasPerTeam, customSecret: jwtSecret !== undefined, control: options.control, stateFile: options.stateFile }))
+    console.log(
+      banner({
+        version: packageVersion(),
+        url: running.url,
+        fixtures: primary.fixtures,
+        personasPerTeam: primary.worldOptions.personasPerTeam,
+        customSecret: jwtSecret !== undefined,
+        control: options.control,
+        stateFile: options.stateFile,
+      }),
+    )
     const stop = async (signal: string) => {
       console.log(`\n${signal}: stopping`)
       await running.close()

@@ -22,6 +22,9 @@ export function serveDocsAssets(app: Express): void {
   const folder = swaggerUiAssetsDir()
   app.use(DOCS_ASSETS_PATH, express.static(folder, { index: false, fallthrough: false }))
   // swagger-ui's page loads its script from its own folder, which is served elsewhere here.
-  const page = readFileSync(join(folder, 'oauth2-redirect.html'), 'utf8').replace('src="oauth2-redirect.js"', `src="${DOCS_ASSETS_PATH}/oauth2-redirect.js"`)
+  const page = readFileSync(join(folder, 'oauth2-redirect.html'), 'utf8').replace(
+    'src="oauth2-redirect.js"',
+    `src="${DOCS_ASSETS_PATH}/oauth2-redirect.js"`,
+  )
   app.get(OAUTH2_REDIRECT_PATH, (_req, res) => void res.type('html').send(page))
 }

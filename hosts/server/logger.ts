@@ -7,7 +7,9 @@ export interface Logger {
 }
 
 /** Writes nothing but errors. */
-export const quietLogger = (base: Logger = console): Logger => ({ error: (message, error) => base.error(message, error) })
+export const quietLogger = (base: Logger = console): Logger => ({
+  error: (message, error) => base.error(message, error),
+})
 
 /**
  * Logs one line when the answer is done: method, path with query, status, duration.

@@ -42,7 +42,8 @@ function requestUrl(req: IncomingMessage): string {
     target = absolute && /^https?:$/.test(absolute.protocol) ? absolute.pathname + absolute.search : `/${target}`
   }
   const host = req.headers.host
-  if (host && !/[\s/?#@\\]/.test(host) && URL.canParse(`${protocol}://${host}${target}`)) return `${protocol}://${host}${target}`
+  if (host && !/[\s/?#@\\]/.test(host) && URL.canParse(`${protocol}://${host}${target}`))
+    return `${protocol}://${host}${target}`
   const address = req.socket.localAddress ?? '127.0.0.1'
   return `${protocol}://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}${target}`
 }

@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs'
 export function packageVersion(): string {
   for (const relative of ['../../package.json', '../../../package.json']) {
     try {
-      const manifest = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string }
+      const manifest = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
+        name?: string
+        version?: string
+      }
       if (manifest.name === 'agent-console-mock' && manifest.version) return manifest.version
     } catch {
       // not this folder: try the next one

@@ -32,7 +32,8 @@ export class StatePersistence {
     try {
       text = await readFile(this.path, 'utf8')
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${this.path} cannot be read as a state file: ${(error as Error).message}`)
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new Error(`${this.path} cannot be read as a state file: ${(error as Error).message}`)
       // No state yet: the first change creates the file, so its folder must be there to take it.
       await access(dirname(this.path), constants.W_OK).catch((cause: Error) => {
         throw new Error(`${this.path} cannot be written: ${cause.message}`)
@@ -45,7 +46,9 @@ export class StatePersistence {
       await this.instance.importState(text)
     } catch (error) {
       if (!(error instanceof StateError)) throw error
-      throw new Error(`${this.path} is not a usable state file: ${error.message}. It was left untouched: fix it, remove it, or pass another --state-file.`)
+      throw new Error(
+        `${this.path} is not a usable state file: ${error.message}. It was left untouched: fix it, remove it, or pass another --state-file.`,
+      )
     }
     this.#saved = this.instance.stateVersion
     return true
@@ -82,7 +85,8 @@ export class StatePersistence {
     const prefix = `${basename(this.path)}.`
     const names = await readdir(dirname(this.path)).catch(() => [] as string[])
     for (const name of names) {
-      const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -'.tmp'.length)) : NaN
+      const pid =
+        name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -'.tmp'.length)) : NaN
       if (Number.isInteger(pid) && pid > 0 && !isRunning(pid)) await rm(join(dirname(this.path), name), { force: true })
     }
   }

@@ -30,7 +30,11 @@ export const DEFAULT_HOST = '127.0.0.1'
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const mock = await createMockApp(options)
-  const persistence = options.stateFile ? new StatePersistence(options.stateFile, mock.sessions.primary, (error) => (options.logger ?? console).error('Could not write the state file:', error)) : undefined
+  const persistence = options.stateFile
+    ? new StatePersistence(options.stateFile, mock.sessions.primary, (error) =>
+        (options.logger ?? console).error('Could not write the state file:', error),
+      )
+    : undefined
   if (persistence) {
     await persistence.load()
     mock.afterResponse.push(() => void persistence.save())
