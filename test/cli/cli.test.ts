@@ -43,72 +43,119 @@ async function start(args: string[], env: NodeJS.ProcessEnv = {}) {
   return { url, stop, output: () => output }
 }
 
-it('prints help with every option', () => {
-  const { status, stdout } = run(['--help'])
-  expect(status).toBe(0)
-  for (const option of ['--port', '--host', '--seed', '--personas', '--profile', '--delay', '--state-file', '--quiet', '--no-control', 'PORT']) expect(stdout).toContain(option)
-}, CLI_TEST_TIMEOUT_MS)
+it(
+  'prints help with every option',
+  () => {
+    const { status, stdout } = run(['--help'])
+    expect(status).toBe(0)
+    for (const option of [
+      '--port',
+      '--host',
+      '--seed',
+      '--personas',
+      '--profile',
+      '--delay',
+      '--state-file',
+      '--quiet',
+      '--no-control',
+      'PORT',
+    ])
+      expect(stdout).toContain(option)
+  },
+  CLI_TEST_TIMEOUT_MS,
+)
 
-it('prints its version', () => {
-  expect(run(['--version']).stdout.trim()).toBe('0.1.0')
-}, CLI_TEST_TIMEOUT_MS)
+it(
+  'prints its version',
+  () => {
+    expect(run(['--version']).stdout.trim()).toBe('0.1.0')
+  },
+  CLI_TEST_TIMEOUT_MS,
+)
 
-it('refuses a bad option value with a message and exit code 1', () => {
-  const bad = run(['--port', 'abc'])
-  expect(bad.status).toBe(1)
-  expect(bad.stderr).toContain('--port must be an integer from 0 to 65535')
-  const profile = join(folder, 'bad-profile.json')
-  writeFileSync(profile, '{"timestampUnit": "minutes"}')
-  const badProfile = run(['--profile', profile])
-  expect(badProfile.status).toBe(1)
-  expect(badProfile.stderr).toContain('timestampUnit')
-}, CLI_TEST_TIMEOUT_MS)
+it(
+  'refuses a bad option value with a message and exit code 1',
+  () => {
+    const bad = run(['--port', 'abc'])
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toContain('--port must be an integer from 0 to 65535')
+    const profile = join(folder, 'bad-profile.json')
+    writeFileSync(profile, '{"timestampUnit": "minutes"}')
+    const badProfile = run(['--profile', profile])
+    expect(badProfile.status).toBe(1)
+    expect(badProfile.stderr).toContain('timestampUnit')
+  },
+  CLI_TEST_TIMEOUT_MS,
+)
 
-it('starts on loopback, prints a banner with ids and tokens, answers, and stops on SIGTERM', async () => {
-  const server = await start(['--port', '0', '--seed', '3', '--personas', '7'])
-  try {
-    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    const fixtures = (await (await fetch(`${server.url}/__mock/fixtures`)).json()) as { teams: Array<{ id: string }>; policies: Array<{ id: string }>; dimensions: Array<{ id: string }>; tokens: Record<string, string> }
-    const banner = server.output()
-    for (const id of [...fixtures.teams, ...fixtures.policies, ...fixtures.dimensions].map((record) => record.id)) expect(banner).toContain(id)
-    for (const token of Object.values(fixtures.tokens)) expect(banner).toContain(token)
-    expect(banner).toContain(`${server.url}/docs`)
-    const listed = await fetch(`${server.url}/v1/personas/`, { headers: { authorization: `Bearer ${fixtures.tokens.team_reader}` } })
-    expect(((await listed.json()) as { total: number }).total).toBe(7)
-    // The log line comes after the answer; the poll's timeout is a hang guard.
-    await expect.poll(() => server.output(), { timeout: 20_000 }).toMatch(/GET \/v1\/personas\/ 200 \d+\.\dms/)
-  } finally {
-    expect(await server.stop()).toBe(0)
-  }
-}, CLI_TEST_TIMEOUT_MS)
+it(
+  'starts on loopback, prints a banner with ids and tokens, answers, and stops on SIGTERM',
+  async () => {
+    const server = await start(['--port', '0', '--seed', '3', '--personas', '7'])
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      const fixtures = (await (await fetch(`${server.url}/__mock/fixtures`)).json()) as {
+        teams: Array<{ id: string }>
+        policies: Array<{ id: string }>
+        dimensions: Array<{ id: string }>
+        tokens: Record<string, string>
+      }
+      const banner = server.output()
+      for (const id of [...fixtures.teams, ...fixtures.policies, ...fixtures.dimensions].map((record) => record.id))
+        expect(banner).toContain(id)
+      for (const token of Object.values(fixtures.tokens)) expect(banner).toContain(token)
+      expect(banner).toContain(`${server.url}/docs`)
+      const listed = await fetch(`${server.url}/v1/personas/`, {
+        headers: { authorization: `Bearer ${fixtures.tokens.team_reader}` },
+      })
+      expect(((await listed.json()) as { total: number }).total).toBe(7)
+      // The log line comes after the answer; the poll's timeout is a hang guard.
+      await expect.poll(() => server.output(), { timeout: 20_000 }).toMatch(/GET \/v1\/personas\/ 200 \d+\.\dms/)
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  },
+  CLI_TEST_TIMEOUT_MS,
+)
 
-it('takes the port from PORT, logs nothing per request with --quiet, and never prints a custom secret', async () => {
-  const probe = await start(['--port', '0'])
-  const port = new URL(probe.url).port
-  await probe.stop()
-  const server = await start(['--quiet'], { PORT: port, AGENT_CONSOLE_MOCK_JWT_SECRET: 'a-very-private-secret-value' })
-  let stopped = false
-  try {
-    expect(server.url).toBe(`http://127.0.0.1:${port}`)
-    await (await fetch(`${server.url}/v1/personas/`)).arrayBuffer()
-    // Everything the process printed is known once it has exited and closed its output, however
-    // long a log line would have taken to come.
-    expect(await server.stop('SIGINT')).toBe(0)
-    stopped = true
-    expect(server.output()).not.toMatch(/GET \/v1\/personas\//)
-    expect(server.output()).not.toContain('a-very-private-secret-value')
-  } finally {
-    if (!stopped) await server.stop('SIGKILL')
-  }
-}, CLI_TEST_TIMEOUT_MS)
+it(
+  'takes the port from PORT, logs nothing per request with --quiet, and never prints a custom secret',
+  async () => {
+    const probe = await start(['--port', '0'])
+    const port = new URL(probe.url).port
+    await probe.stop()
+    const server = await start(['--quiet'], {
+      PORT: port,
+      AGENT_CONSOLE_MOCK_JWT_SECRET: 'a-very-private-secret-value',
+    })
+    let stopped = false
+    try {
+      expect(server.url).toBe(`http://127.0.0.1:${port}`)
+      await (await fetch(`${server.url}/v1/personas/`)).arrayBuffer()
+      // Everything the process printed is known once it has exited and closed its output, however
+      // long a log line would have taken to come.
+      expect(await server.stop('SIGINT')).toBe(0)
+      stopped = true
+      expect(server.output()).not.toMatch(/GET \/v1\/personas\//)
+      expect(server.output()).not.toContain('a-very-private-secret-value')
+    } finally {
+      if (!stopped) await server.stop('SIGKILL')
+    }
+  },
+  CLI_TEST_TIMEOUT_MS,
+)
 
-it('exits with a clear message when the port is taken', async () => {
-  const server = await start(['--port', '0'])
-  try {
-    const taken = run(['--port', new URL(server.url).port])
-    expect(taken.status).toBe(1)
-    expect(taken.stderr).toMatch(/agent-console-mock: .*EADDRINUSE/)
-  } finally {
-    await server.stop()
-  }
-}, CLI_TEST_TIMEOUT_MS)
+it(
+  'exits with a clear message when the port is taken',
+  async () => {
+    const server = await start(['--port', '0'])
+    try {
+      const taken = run(['--port', new URL(server.url).port])
+      expect(taken.status).toBe(1)
+      expect(taken.stderr).toMatch(/agent-console-mock: .*EADDRINUSE/)
+    } finally {
+      await server.stop()
+    }
+  },
+  CLI_TEST_TIMEOUT_MS,
+)

@@ -23,20 +23,40 @@ afterAll(async () => {
 const fixtures = () => running.sessions.primary.fixtures
 const bulkPath = () => `/v1/demographics/${fixtures().dimensions[0]!.id}/values/bulk`
 const session = (key?: string): Record<string, string> => (key ? { 'x-mock-session': key } : {})
-const bulkAdd = (body: string, key?: string) => call(bulkPath(), { method: 'POST', token: fixtures().tokens.super_admin, body, headers: { 'content-type': 'application/json', ...session(key) } })
-const storedIn = () => running.sessions.primary.world.values.all().filter((v) => v.dimension_id === fixtures().dimensions[0]!.id)
+const bulkAdd = (body: string, key?: string) =>
+  call(bulkPath(), {
+    method: 'POST',
+    token: fixtures().tokens.super_admin,
+    body,
+    headers: { 'content-type': 'application/json', ...session(key) },
+  })
+const storedIn = () =>
+  running.sessions.primary.world.values.all().filter((v) => v.dimension_id === fixtures().dimensions[0]!.id)
 
 it('loses no value and duplicates none under 50 parallel bulk adds over HTTP, and the state file holds them all', async () => {
   await fiftyParallelBulkAdds({ bulkAdd: (body) => bulkAdd(body), stored: storedIn }, 'http')
   await running.persistence!.flush()
-  const persisted = (JSON.parse(readFileSync(stateFile, 'utf8')).world.values as Array<{ value: string }>).map((v) => v.value)
-  expect(persisted.sort()).toEqual(running.sessions.primary.world.values.all().map((v) => v.value).sort())
+  const persisted = (JSON.parse(readFileSync(stateFile, 'utf8')).world.values as Array<{ value: string }>).map(
+    (v) => v.value,
+  )
+  expect(persisted.sort()).toEqual(
+    running.sessions.primary.world.values
+      .all()
+      .map((v) => v.value)
+      .sort(),
+  )
 })
 
 it('does the same in a session, while the default world stays as it was', async () => {
   const untouched = running.sessions.primary.world.values.all().length
   const { world } = await running.sessions.instance('parallel-session')
-  await fiftyParallelBulkAdds({ bulkAdd: (body) => bulkAdd(body, 'parallel-session'), stored: () => world.values.all().filter((v) => v.dimension_id === fixtures().dimensions[0]!.id) }, 'session')
+  await fiftyParallelBulkAdds(
+    {
+      bulkAdd: (body) => bulkAdd(body, 'parallel-session'),
+      stored: () => world.values.all().filter((v) => v.dimension_id === fixtures().dimensions[0]!.id),
+    },
+    'session',
+  )
   expect(running.sessions.primary.world.values.all()).toHaveLength(untouched)
 })
 
@@ -59,6 +79,8 @@ it('never answers from a half-seeded world while POST /__mock/reset runs over HT
   expect(stats.reads).toBeGreaterThan(60)
   await running.persistence!.flush()
   const persisted = JSON.parse(readFileSync(stateFile, 'utf8'))
-  expect(persisted.world.personas.length, 'the state file holds a whole seeded world').toBe(2 * persisted.personasPerTeam)
+  expect(persisted.world.personas.length, 'the state file holds a whole seeded world').toBe(
+    2 * persisted.personasPerTeam,
+  )
   expect(loggedErrors).toEqual([])
 })

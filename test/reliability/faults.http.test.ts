@@ -17,10 +17,17 @@ afterEach(async () => {
 afterAll(() => running.close())
 
 const fixtures = () => running.sessions.primary.fixtures
-const setFaults = async (faults: unknown) => expect((await call('/__mock/faults', { method: 'PUT', json: faults })).status).toBe(200)
+const setFaults = async (faults: unknown) =>
+  expect((await call('/__mock/faults', { method: 'PUT', json: faults })).status).toBe(200)
 const personas = () => call('/v1/personas/?limit=1', { token: fixtures().tokens.team_reader })
-const rules = () => call(`/v1/policies/${fixtures().policies[0]!.id}/rules?limit=1`, { token: fixtures().tokens.team_reader })
-const bulkAdd = (value: string) => call(`/v1/demographics/${fixtures().dimensions[0]!.id}/values/bulk`, { method: 'POST', token: fixtures().tokens.super_admin, json: { values: [{ value }] } })
+const rules = () =>
+  call(`/v1/policies/${fixtures().policies[0]!.id}/rules?limit=1`, { token: fixtures().tokens.team_reader })
+const bulkAdd = (value: string) =>
+  call(`/v1/demographics/${fixtures().dimensions[0]!.id}/values/bulk`, {
+    method: 'POST',
+    token: fixtures().tokens.super_admin,
+    json: { values: [{ value }] },
+  })
 const stored = (value: string) => running.sessions.primary.world.values.all().some((v) => v.value === value)
 
 // No test here bounds how long an answer takes: a loaded machine is slow, and that is no
@@ -32,7 +39,8 @@ const stored = (value: string) => running.sessions.primary.world.values.all().so
 /** Records, in arrival order, what the faults decide for each API request from now on. */
 function watchDecisions() {
   const decide = vi.spyOn(running.sessions.primary.faults, 'decide')
-  return () => decide.mock.calls.map(([operation], i) => [operation, decide.mock.results[i]!.value as FaultDecision] as const)
+  return () =>
+    decide.mock.calls.map(([operation], i) => [operation, decide.mock.results[i]!.value as FaultDecision] as const)
 }
 /** The newest `count` journal entries whose path contains `path`. */
 const journaled = (path: string, count: number) => running.sessions.primary.journal.list({ path, limit: count })
@@ -60,12 +68,20 @@ it('draws each latency from its range', async () => {
   expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200))
   const latencies = decisions().map(([, decision]) => decision.latencyMs)
   expect(latencies).toHaveLength(24)
-  expect(latencies.filter((ms) => !Number.isInteger(ms) || ms < 40 || ms > 90), 'each within the range').toEqual([])
+  expect(
+    latencies.filter((ms) => !Number.isInteger(ms) || ms < 40 || ms > 90),
+    'each within the range',
+  ).toEqual([])
   expect(Math.max(...latencies) - Math.min(...latencies), 'not one fixed value').toBeGreaterThan(5)
   // Each request waited its own draw: then the k-th shortest duration is at least the k-th smallest draw.
-  const durations = journaled('/v1/personas/', 24).map((entry) => entry.duration_ms).sort((a, b) => a - b)
+  const durations = journaled('/v1/personas/', 24)
+    .map((entry) => entry.duration_ms)
+    .sort((a, b) => a - b)
   const drawn = [...latencies].sort((a, b) => a - b)
-  expect(durations.map((ms, k) => ms >= drawn[k]! - 1), `durations ${durations} against draws ${drawn}`).toEqual(drawn.map(() => true))
+  expect(
+    durations.map((ms, k) => ms >= drawn[k]! - 1),
+    `durations ${durations} against draws ${drawn}`,
+  ).toEqual(drawn.map(() => true))
 })
 
 it.each([
@@ -79,7 +95,11 @@ it.each([
 ])('answers an injected %i with {"detail": "%s"} and adds nothing', async (status, phrase) => {
   await setFaults({ operations: { bulk_add_values: { error: { status } } } })
   const answer = await bulkAdd(`refused-${status}`)
-  expect([answer.status, answer.headers.get('content-type'), answer.text]).toEqual([status, 'application/json', JSON.stringify({ detail: phrase })])
+  expect([answer.status, answer.headers.get('content-type'), answer.text]).toEqual([
+    status,
+    'application/json',
+    JSON.stringify({ detail: phrase }),
+  ])
   expect(stored(`refused-${status}`)).toBe(false)
   expect((await personas()).status, 'other operations untouched').toBe(200)
 })
@@ -96,9 +116,18 @@ it('drops the connection without an answer and adds nothing, while the control A
 
 it('applies rates: 0 never, 1 always, 0.5 about half', async () => {
   await setFaults({ error: { status: 503, rate: 0 } })
-  expect(new Set(await Promise.all(Array.from({ length: 40 }, async () => (await personas()).status)))).toEqual(new Set([200]))
+  expect(new Set(await Promise.all(Array.from({ length: 40 }, async () => (await personas()).status)))).toEqual(
+    new Set([200]),
+  )
   await setFaults({ drop: { rate: 0.5 } })
-  const outcomes = await Promise.all(Array.from({ length: 200 }, () => personas().then((a) => a.status, () => 'dropped')))
+  const outcomes = await Promise.all(
+    Array.from({ length: 200 }, () =>
+      personas().then(
+        (a) => a.status,
+        () => 'dropped',
+      ),
+    ),
+  )
   const dropped = outcomes.filter((o) => o === 'dropped').length
   expect(dropped).toBeGreaterThan(60)
   expect(dropped).toBeLessThan(140)
@@ -106,7 +135,10 @@ it('applies rates: 0 never, 1 always, 0.5 about half', async () => {
 })
 
 it('lets per-operation settings override the global ones', async () => {
-  await setFaults({ error: { status: 500 }, operations: { list_policy_rules: { error: { status: 503 } }, list_personas: { error: { status: 502, rate: 0 } } } })
+  await setFaults({
+    error: { status: 500 },
+    operations: { list_policy_rules: { error: { status: 503 } }, list_personas: { error: { status: 502, rate: 0 } } },
+  })
   expect((await rules()).status).toBe(503)
   expect((await personas()).status).toBe(200)
   expect((await bulkAdd('global')).status).toBe(500)
@@ -119,7 +151,9 @@ it('clears latency, errors and drops on reset', async () => {
   const decisions = watchDecisions()
   const answers = await Promise.all(Array.from({ length: 20 }, personas))
   expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200))
-  expect(decisions(), 'no wait, and the operation answers').toEqual(answers.map(() => ['list_personas', { latencyMs: 0, outcome: 'answer' }]))
+  expect(decisions(), 'no wait, and the operation answers').toEqual(
+    answers.map(() => ['list_personas', { latencyMs: 0, outcome: 'answer' }]),
+  )
 })
 
 it('logged no error', () => {

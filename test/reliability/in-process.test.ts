@@ -27,13 +27,28 @@ afterAll(() => mock.close())
 // No test here bounds how long an answer takes (a loaded machine is slow, and that is no
 // failure): a pathological input must be answered, rightly, and not hang (the hang guard).
 const list = (query: string) =>
-  withinMs(HANG_GUARD_MS, fetch(mock.url(`/v1/personas/?${query}`), { headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` } }).then(readAnswer), `a query of ${query.length} characters`)
-const personas = () => fetch(mock.url('/v1/personas/?limit=1'), { headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` } })
+  withinMs(
+    HANG_GUARD_MS,
+    fetch(mock.url(`/v1/personas/?${query}`), {
+      headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` },
+    }).then(readAnswer),
+    `a query of ${query.length} characters`,
+  )
+const personas = () =>
+  fetch(mock.url('/v1/personas/?limit=1'), { headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` } })
 const bulkAdd = async (body: string) =>
-  readAnswer(await fetch(mock.url(`/v1/demographics/${mock.fixtures.dimensions[0]!.id}/values/bulk`), { method: 'POST', headers: { authorization: `Bearer ${mock.fixtures.tokens.super_admin}`, 'content-type': 'application/json' }, body }))
+  readAnswer(
+    await fetch(mock.url(`/v1/demographics/${mock.fixtures.dimensions[0]!.id}/values/bulk`), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.fixtures.tokens.super_admin}`, 'content-type': 'application/json' },
+      body,
+    }),
+  )
 const addValue = (value: string) => bulkAdd(JSON.stringify({ values: [{ value }] }))
 const total = async (path: string) => {
-  const answer = await readAnswer(await fetch(mock.url(path), { headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` } }))
+  const answer = await readAnswer(
+    await fetch(mock.url(path), { headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` } }),
+  )
   return { status: answer.status, total: answer.json?.total as number | undefined }
 }
 
@@ -49,8 +64,16 @@ it('answers a 1 MB query string, and keeps none of 30 such queries in memory', a
 })
 
 it.each([
-  ['20,000 repeated intents', Array.from({ length: 20_000 }, (_, i) => `intents=${['benign', 'malicious', `x${i}`][i % 3]}`).join('&'), 200],
-  ['20,000 repeated limits, the last one invalid', `${Array.from({ length: 20_000 }, (_, i) => `limit=${(i % 100) + 1}`).join('&')}&limit=0`, 422],
+  [
+    '20,000 repeated intents',
+    Array.from({ length: 20_000 }, (_, i) => `intents=${['benign', 'malicious', `x${i}`][i % 3]}`).join('&'),
+    200,
+  ],
+  [
+    '20,000 repeated limits, the last one invalid',
+    `${Array.from({ length: 20_000 }, (_, i) => `limit=${(i % 100) + 1}`).join('&')}&limit=0`,
+    422,
+  ],
   ['20,000 parameters nobody asked for', Array.from({ length: 20_000 }, (_, i) => `p${i}=${i}`).join('&'), 200],
   ['20,000 empty fields', '&'.repeat(20_000), 200],
   ['10,000 percent escapes in one value', `search=${'%C3%A9'.repeat(10_000)}`, 200],
@@ -72,7 +95,7 @@ it('answers 1 MiB of nesting in a body with 400, without overflowing the stack',
     fetch(mock.url(`/v1/demographics/${mock.fixtures.dimensions[0]!.id}/values/bulk`), {
       method: 'POST',
       headers: { authorization: `Bearer ${mock.fixtures.tokens.super_admin}`, 'content-type': 'application/json' },
-      body: '{"values":[{"value":"x","metadata":' + '{"a":'.repeat(200_000),
+      body: `{"values":[{"value":"x","metadata":${'{"a":'.repeat(200_000)}`,
     }),
     '1 MiB of nesting',
   )
@@ -80,7 +103,12 @@ it('answers 1 MiB of nesting in a body with 400, without overflowing the stack',
 })
 
 it('injects faults in-process as over HTTP: a drop is a network error, an error its status, latency a wait', async () => {
-  mock.instance.faults.set({ operations: { bulk_add_values: { drop: { rate: 1 } }, list_personas: { latency: 80, error: { status: 503, rate: 1 } } } })
+  mock.instance.faults.set({
+    operations: {
+      bulk_add_values: { drop: { rate: 1 } },
+      list_personas: { latency: 80, error: { status: 503, rate: 1 } },
+    },
+  })
   await expect(addValue('dropped')).rejects.toThrow(TypeError)
   expect(mock.world.values.all().some((v) => v.value === 'dropped')).toBe(false)
   const failed = await personas()
@@ -113,7 +141,10 @@ it('clears them on reset', async () => {
 
 it('loses no value and duplicates none under 50 parallel bulk adds in-process, sort orders unique', async () => {
   const dimension = mock.fixtures.dimensions[0]!.id
-  await fiftyParallelBulkAdds({ bulkAdd, stored: () => mock.world.values.all().filter((v) => v.dimension_id === dimension) }, 'node')
+  await fiftyParallelBulkAdds(
+    { bulkAdd, stored: () => mock.world.values.all().filter((v) => v.dimension_id === dimension) },
+    'node',
+  )
 })
 
 it('never answers from a half-seeded world while resets run in-process', async () => {

@@ -15,7 +15,14 @@ const INVALID = { status: 401, text: '{"detail":"Could not validate credentials"
 let mock: MockServer
 let teamId: string
 const secret = new TextEncoder().encode(DEVELOPMENT_JWT_SECRET)
-const claims = () => ({ sub: 'user-1', team_id: teamId, permissions: ['persona:read', 'policy:read'], is_super_admin: true, iat: 1_767_225_600, exp: 4_102_444_800 })
+const claims = () => ({
+  sub: 'user-1',
+  team_id: teamId,
+  permissions: ['persona:read', 'policy:read'],
+  is_super_admin: true,
+  iat: 1_767_225_600,
+  exp: 4_102_444_800,
+})
 const segment = (value: unknown) => base64url.encode(typeof value === 'string' ? value : JSON.stringify(value))
 
 beforeAll(async () => {
@@ -25,8 +32,14 @@ beforeAll(async () => {
 afterAll(() => mock.close())
 
 async function answer(token: string) {
-  const res = await readAnswer(await fetch(mock.url('/v1/personas/?limit=1'), { headers: { authorization: `Bearer ${token}` } }))
-  return { status: res.status, text: res.status === 200 ? 'ok' : res.text, challenge: res.headers.get('www-authenticate') }
+  const res = await readAnswer(
+    await fetch(mock.url('/v1/personas/?limit=1'), { headers: { authorization: `Bearer ${token}` } }),
+  )
+  return {
+    status: res.status,
+    text: res.status === 200 ? 'ok' : res.text,
+    challenge: res.headers.get('www-authenticate'),
+  }
 }
 
 /** A token with this header and payload, signed HS256 with the right secret (so only the header or payload is wrong). */
@@ -37,47 +50,106 @@ const signedRaw = async (header: unknown, payload: unknown) => {
 }
 
 it('accepts the control token these cases are built from', async () => {
-  expect(await answer(await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secret))).toEqual({ status: 200, text: 'ok', challenge: null })
-  expect(await answer(await signedRaw({ alg: 'HS256', typ: 'JWT' }, claims()))).toEqual({ status: 200, text: 'ok', challenge: null })
+  expect(
+    await answer(await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secret)),
+  ).toEqual({ status: 200, text: 'ok', challenge: null })
+  expect(await answer(await signedRaw({ alg: 'HS256', typ: 'JWT' }, claims()))).toEqual({
+    status: 200,
+    text: 'ok',
+    challenge: null,
+  })
 })
 
 it.each([
-  ['RS256 with a real RSA key', async () => new SignJWT(claims()).setProtectedHeader({ alg: 'RS256' }).sign((await generateKeyPair('RS256')).privateKey)],
-  ['PS256 with a real RSA key', async () => new SignJWT(claims()).setProtectedHeader({ alg: 'PS256' }).sign((await generateKeyPair('PS256')).privateKey)],
-  ['ES256 with a real EC key', async () => new SignJWT(claims()).setProtectedHeader({ alg: 'ES256' }).sign((await generateKeyPair('ES256')).privateKey)],
-  ['EdDSA with a real Ed25519 key', async () => new SignJWT(claims()).setProtectedHeader({ alg: 'EdDSA' }).sign((await generateKeyPair('EdDSA')).privateKey)],
-  ['RS256 carrying its own public key (embedded jwk)', async () => {
-    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true })
-    return new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', jwk: await exportJWK(publicKey) }).sign(privateKey)
-  }],
-  ['HS256 keyed with an RSA public key (algorithm confusion)', async () => {
-    const { publicKey } = await generateKeyPair('RS256', { extractable: true })
-    return new SignJWT(claims()).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(await exportSPKI(publicKey)))
-  }],
+  [
+    'RS256 with a real RSA key',
+    async () =>
+      new SignJWT(claims()).setProtectedHeader({ alg: 'RS256' }).sign((await generateKeyPair('RS256')).privateKey),
+  ],
+  [
+    'PS256 with a real RSA key',
+    async () =>
+      new SignJWT(claims()).setProtectedHeader({ alg: 'PS256' }).sign((await generateKeyPair('PS256')).privateKey),
+  ],
+  [
+    'ES256 with a real EC key',
+    async () =>
+      new SignJWT(claims()).setProtectedHeader({ alg: 'ES256' }).sign((await generateKeyPair('ES256')).privateKey),
+  ],
+  [
+    'EdDSA with a real Ed25519 key',
+    async () =>
+      new SignJWT(claims()).setProtectedHeader({ alg: 'EdDSA' }).sign((await generateKeyPair('EdDSA')).privateKey),
+  ],
+  [
+    'RS256 carrying its own public key (embedded jwk)',
+    async () => {
+      const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true })
+      return new SignJWT(claims())
+        .setProtectedHeader({ alg: 'RS256', jwk: await exportJWK(publicKey) })
+        .sign(privateKey)
+    },
+  ],
+  [
+    'HS256 keyed with an RSA public key (algorithm confusion)',
+    async () => {
+      const { publicKey } = await generateKeyPair('RS256', { extractable: true })
+      return new SignJWT(claims())
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(await exportSPKI(publicKey)))
+    },
+  ],
   ['HS384 with the right secret', async () => new SignJWT(claims()).setProtectedHeader({ alg: 'HS384' }).sign(secret)],
-  ['HS256 with a random secret', async () => new SignJWT(claims()).setProtectedHeader({ alg: 'HS256' }).sign(await generateSecret('HS256', { extractable: true }))],
-  ['alg "None" with the signature kept', async () => {
-    const [, payload, signature] = (await signedRaw({ alg: 'HS256' }, claims())).split('.')
-    return `${segment({ alg: 'None' })}.${payload}.${signature}`
-  }],
+  [
+    'HS256 with a random secret',
+    async () =>
+      new SignJWT(claims())
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(await generateSecret('HS256', { extractable: true })),
+  ],
+  [
+    'alg "None" with the signature kept',
+    async () => {
+      const [, payload, signature] = (await signedRaw({ alg: 'HS256' }, claims())).split('.')
+      return `${segment({ alg: 'None' })}.${payload}.${signature}`
+    },
+  ],
   ['alg "NONE" and no signature', async () => `${segment({ alg: 'NONE', typ: 'JWT' })}.${segment(claims())}.`],
   ['no alg at all', async () => signedRaw({ typ: 'JWT' }, claims())],
-  ['the signature stripped', async () => (await signedRaw({ alg: 'HS256' }, claims())).split('.').slice(0, 2).join('.') + '.'],
-  ['an encrypted token (JWE) keyed with the secret', async () => new CompactEncrypt(new TextEncoder().encode(JSON.stringify(claims()))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(new Uint8Array(32))],
+  [
+    'the signature stripped',
+    async () => `${(await signedRaw({ alg: 'HS256' }, claims())).split('.').slice(0, 2).join('.')}.`,
+  ],
+  [
+    'an encrypted token (JWE) keyed with the secret',
+    async () =>
+      new CompactEncrypt(new TextEncoder().encode(JSON.stringify(claims())))
+        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+        .encrypt(new Uint8Array(32)),
+  ],
   ['two segments', async () => `${segment({ alg: 'HS256' })}.${segment(claims())}`],
   ['four segments', async () => `${await signedRaw({ alg: 'HS256' }, claims())}.extra`],
   ['empty segments', async () => '..'],
   ['a header that is not JSON', async () => signedRaw('not json', claims())],
   ['a payload that is not JSON', async () => signedRaw({ alg: 'HS256' }, 'not json')],
   ['a payload that is a JSON array', async () => signedRaw({ alg: 'HS256' }, [claims()])],
-  ['a payload that is a JSON string', async () => signedRaw({ alg: 'HS256' }, JSON.stringify(JSON.stringify(claims())))],
+  [
+    'a payload that is a JSON string',
+    async () => signedRaw({ alg: 'HS256' }, JSON.stringify(JSON.stringify(claims()))),
+  ],
   ['sub a number', async () => signedRaw({ alg: 'HS256' }, { ...claims(), sub: 42 })],
   ['sub empty', async () => signedRaw({ alg: 'HS256' }, { ...claims(), sub: '' })],
   ['sub null', async () => signedRaw({ alg: 'HS256' }, { ...claims(), sub: null })],
   ['exp a string', async () => signedRaw({ alg: 'HS256' }, { ...claims(), exp: '4102444800' })],
   ['nbf a string', async () => signedRaw({ alg: 'HS256' }, { ...claims(), nbf: '0' })],
-  ['exp in the past by one second', async () => signedRaw({ alg: 'HS256' }, { ...claims(), exp: Math.floor(Date.now() / 1000) - 1 })],
-  ['base64 with padding and + /', async () => (await signedRaw({ alg: 'HS256' }, claims())).replace(/-/g, '+').replace(/_/g, '/') + '=='],
+  [
+    'exp in the past by one second',
+    async () => signedRaw({ alg: 'HS256' }, { ...claims(), exp: Math.floor(Date.now() / 1000) - 1 }),
+  ],
+  [
+    'base64 with padding and + /',
+    async () => `${(await signedRaw({ alg: 'HS256' }, claims())).replace(/-/g, '+').replace(/_/g, '/')}==`,
+  ],
   ['whitespace inside', async () => (await signedRaw({ alg: 'HS256' }, claims())).replace('.', ' .')],
   ['non-ASCII bytes as Latin-1', async () => `${await signedRaw({ alg: 'HS256' }, claims())}\u00e9`],
 ])('refuses %s with 401 Could not validate credentials', async (_, token) => {
@@ -96,21 +168,25 @@ it(`accepts a valid token of up to ${MAX_TOKEN_LENGTH} characters and refuses th
   expect(await answer(over)).toEqual(INVALID)
 })
 
-it('refuses every one-character change to a valid token, in any segment', async () => {
-  const token = await signedRaw({ alg: 'HS256', typ: 'JWT' }, claims())
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ '
-  await fc.assert(
-    fc.asyncProperty(fc.nat({ max: token.length - 1 }), fc.constantFrom(...alphabet), async (at, char) => {
-      // The last character of a segment may carry unused bits: changing only those leaves the
-      // same bytes, so the same (valid) token. Every other change must be refused.
-      const ends = new Set([token.indexOf('.') - 1, token.lastIndexOf('.') - 1, token.length - 1])
-      fc.pre(token[at] !== char && !ends.has(at))
-      const changed = token.slice(0, at) + char + token.slice(at + 1)
-      expect(await answer(changed)).toEqual(INVALID)
-    }),
-    fuzzParameters(RUNS, 7_009),
-  )
-}, timeoutFor(RUNS, 20))
+it(
+  'refuses every one-character change to a valid token, in any segment',
+  async () => {
+    const token = await signedRaw({ alg: 'HS256', typ: 'JWT' }, claims())
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ '
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: token.length - 1 }), fc.constantFrom(...alphabet), async (at, char) => {
+        // The last character of a segment may carry unused bits: changing only those leaves the
+        // same bytes, so the same (valid) token. Every other change must be refused.
+        const ends = new Set([token.indexOf('.') - 1, token.lastIndexOf('.') - 1, token.length - 1])
+        fc.pre(token[at] !== char && !ends.has(at))
+        const changed = token.slice(0, at) + char + token.slice(at + 1)
+        expect(await answer(changed)).toEqual(INVALID)
+      }),
+      fuzzParameters(RUNS, 7_009),
+    )
+  },
+  timeoutFor(RUNS, 20),
+)
 
 it('refuses tokens signed with the development secret once another secret is configured, and accepts its own', async () => {
   const devToken = mock.fixtures.tokens.team_reader

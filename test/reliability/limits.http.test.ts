@@ -33,8 +33,14 @@ it('takes a body of exactly 1 MiB and refuses one byte more with 413, by default
 })
 
 it('refuses a chunked body over the limit as it streams in, without a declared length', async () => {
-  const parts = Array.from({ length: 3 }, (_, i) => (i === 0 ? `{"values":[{"value":"chunked","metadata":{"pad":"` : 'p'.repeat(MiB / 2)))
-  const answer = await withinMs(HANG_GUARD_MS, rawRequest(running.url, 'POST', bulkPath(), admin(), parts).catch((error: Error) => error), 'a chunked body over the limit')
+  const parts = Array.from({ length: 3 }, (_, i) =>
+    i === 0 ? `{"values":[{"value":"chunked","metadata":{"pad":"` : 'p'.repeat(MiB / 2),
+  )
+  const answer = await withinMs(
+    HANG_GUARD_MS,
+    rawRequest(running.url, 'POST', bulkPath(), admin(), parts).catch((error: Error) => error),
+    'a chunked body over the limit',
+  )
   // The server may close the connection before the client has sent everything; it must not take the body.
   if (!(answer instanceof Error)) expect([answer.status, answer.text]).toEqual(TOO_LARGE)
   expect(running.sessions.primary.world.values.all().some((v) => v.value === 'chunked')).toBe(false)
@@ -44,7 +50,10 @@ it('answers a declared 50 MB body with 413 at once, without waiting for it', asy
   const valuesBefore = running.sessions.primary.world.values.all().length
   // The client sends the head and 11 bytes of the 50 MB, then nothing more, and waits: a whole
   // 413 can only come from a server that decided on the declared length, not on the body.
-  const answer = await rawExchange(running.url, `POST ${bulkPath()} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${fixtures().tokens.super_admin}\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{"values":[`)
+  const answer = await rawExchange(
+    running.url,
+    `POST ${bulkPath()} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${fixtures().tokens.super_admin}\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{"values":[`,
+  )
   expect(answer).toMatch(/^HTTP\/1\.1 413 [\s\S]*\{"detail":"Request body too large"\}$/)
   expect(running.sessions.primary.world.values.all().length, 'nothing added').toBe(valuesBefore)
 })
@@ -53,7 +62,10 @@ it('applies a configured maxBodyBytes to the byte', async () => {
   const small = await startTestServer({ personasPerTeam: 1, maxBodyBytes: 4096 })
   try {
     const path = `/v1/demographics/${small.sessions.primary.fixtures.dimensions[0]!.id}/values/bulk`
-    const headers = { authorization: `Bearer ${small.sessions.primary.fixtures.tokens.super_admin}`, 'content-type': 'application/json' }
+    const headers = {
+      authorization: `Bearer ${small.sessions.primary.fixtures.tokens.super_admin}`,
+      'content-type': 'application/json',
+    }
     expect((await rawRequest(small.url, 'POST', path, headers, bodyOf(4096))).status).toBe(201)
     const over = await rawRequest(small.url, 'POST', path, headers, bodyOf(4097))
     expect([over.status, over.text]).toEqual(TOO_LARGE)
@@ -66,12 +78,22 @@ it('applies a configured maxBodyBytes to the byte', async () => {
 
 it.each([
   ['1 MiB of [', '['.repeat(MiB - 64)],
-  ['100,000 nested objects in metadata', `{"values":[{"value":"deep","metadata":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}]}`],
+  [
+    '100,000 nested objects in metadata',
+    `{"values":[{"value":"deep","metadata":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}]}`,
+  ],
   ['a 4,301-digit integer', `{"values":[{"value":"big","sort_order":${'9'.repeat(4301)}}]}`],
-])('answers %s with 400 There was an error parsing the body, without hanging or overflowing the stack', async (_, body) => {
-  const answer = await withinMs(HANG_GUARD_MS, rawRequest(running.url, 'POST', bulkPath(), admin(), body), 'a body that does not parse')
-  expect([answer.status, answer.text]).toEqual([400, '{"detail":"There was an error parsing the body"}'])
-})
+])(
+  'answers %s with 400 There was an error parsing the body, without hanging or overflowing the stack',
+  async (_, body) => {
+    const answer = await withinMs(
+      HANG_GUARD_MS,
+      rawRequest(running.url, 'POST', bulkPath(), admin(), body),
+      'a body that does not parse',
+    )
+    expect([answer.status, answer.text]).toEqual([400, '{"detail":"There was an error parsing the body"}'])
+  },
+)
 
 it('answers metadata nested 999 deep, and writes it back whole', async () => {
   const body = `{"values":[{"value":"nested-999","metadata":{"x":${'['.repeat(996)}1${']'.repeat(996)}}}]}`
@@ -89,10 +111,20 @@ it('answers a query up to Node’s 16 KiB header limit, and 431 past it, then go
 })
 
 it('answers a thousand and more repeated parameters: every intents value counts, the last limit wins', async () => {
-  const intents = await rawRequest(running.url, 'GET', `/v1/personas/?${Array.from({ length: 1000 }, (_, i) => `intents=${['benign', 'curious', 'x'][i % 3]}`).join('&')}&limit=100`, reader())
+  const intents = await rawRequest(
+    running.url,
+    'GET',
+    `/v1/personas/?${Array.from({ length: 1000 }, (_, i) => `intents=${['benign', 'curious', 'x'][i % 3]}`).join('&')}&limit=100`,
+    reader(),
+  )
   expect(intents.status).toBe(200)
   expect(new Set(intents.json.results.map((p: { intent: string }) => p.intent))).toEqual(new Set(['benign', 'curious']))
-  const limits = await rawRequest(running.url, 'GET', `/v1/personas/?${Array.from({ length: 1500 }, (_, i) => `limit=${(i % 100) + 1}`).join('&')}&limit=2`, reader())
+  const limits = await rawRequest(
+    running.url,
+    'GET',
+    `/v1/personas/?${Array.from({ length: 1500 }, (_, i) => `limit=${(i % 100) + 1}`).join('&')}&limit=2`,
+    reader(),
+  )
   expect([limits.status, limits.json.results.length]).toEqual([200, 2])
 })
 
@@ -101,7 +133,9 @@ it('keeps at most 100 session worlds by default, and never more than the limit, 
   const few = await startTestServer({ personasPerTeam: 1, sessionLimit: 5 })
   try {
     const keys = Array.from({ length: 20 }, (_, i) => `limit-session-${i}`)
-    const answers = await Promise.all(keys.map((key) => rawRequest(few.url, 'GET', '/__mock/fixtures', { 'x-mock-session': key })))
+    const answers = await Promise.all(
+      keys.map((key) => rawRequest(few.url, 'GET', '/__mock/fixtures', { 'x-mock-session': key })),
+    )
     expect(answers.map((a) => a.status)).toEqual(keys.map(() => 200))
     expect(few.sessions.size).toBe(5)
   } finally {

@@ -11,7 +11,10 @@ let running: RunningServer
 let call: ReturnType<typeof http>
 
 /** What every object inherits: nothing may be added to it. */
-const inherited = () => [Object.prototype, Array.prototype, Function.prototype, Map.prototype].map((proto) => Object.getOwnPropertyNames(proto).sort().join())
+const inherited = () =>
+  [Object.prototype, Array.prototype, Function.prototype, Map.prototype].map((proto) =>
+    Object.getOwnPropertyNames(proto).sort().join(),
+  )
 const pristine = inherited()
 
 beforeAll(async () => {
@@ -30,9 +33,15 @@ afterAll(async () => {
 
 const fixtures = () => running.sessions.primary.fixtures
 const bulkAdd = (body: string) =>
-  call(`/v1/demographics/${fixtures().dimensions[0]!.id}/values/bulk`, { method: 'POST', token: fixtures().tokens.super_admin, body, headers: { 'content-type': 'application/json' } })
+  call(`/v1/demographics/${fixtures().dimensions[0]!.id}/values/bulk`, {
+    method: 'POST',
+    token: fixtures().tokens.super_admin,
+    body,
+    headers: { 'content-type': 'application/json' },
+  })
 
-const METADATA = '{"__proto__":{"polluted":true,"is_super_admin":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true},"nested":[{"__proto__":{"polluted":1}},{"constructor":"x"}],"toString":"not a function","hasOwnProperty":1}'
+const METADATA =
+  '{"__proto__":{"polluted":true,"is_super_admin":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true},"nested":[{"__proto__":{"polluted":1}},{"constructor":"x"}],"toString":"not a function","hasOwnProperty":1}'
 
 it('stores metadata keys __proto__, constructor and prototype as plain data, and answers them back as sent', async () => {
   const added = await bulkAdd(`{"values":[{"value":"proto-keys","metadata":${METADATA}}]}`)
@@ -60,19 +69,29 @@ it('keeps them through PUT /__mock/state', async () => {
 
 it('takes __proto__, constructor and prototype as values and display names, and skips them when repeated', async () => {
   const names = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf']
-  const first = await bulkAdd(JSON.stringify({ values: names.map((value) => ({ value, display_name: 'constructor' })) }))
+  const first = await bulkAdd(
+    JSON.stringify({ values: names.map((value) => ({ value, display_name: 'constructor' })) }),
+  )
   expect([first.status, first.json.map((v: { value: string }) => v.value)]).toEqual([201, names])
   const again = await bulkAdd(JSON.stringify({ values: names.map((value) => ({ value })) }))
   expect([again.status, again.text]).toEqual([201, '[]'])
 })
 
 it('reads query parameters named __proto__ or constructor as any other unknown parameter', async () => {
-  const listed = await call('/v1/personas/?__proto__=1&constructor=2&hasOwnProperty=3&limit=1&__proto__%5Blimit%5D=5', { token: fixtures().tokens.team_reader })
+  const listed = await call('/v1/personas/?__proto__=1&constructor=2&hasOwnProperty=3&limit=1&__proto__%5Blimit%5D=5', {
+    token: fixtures().tokens.team_reader,
+  })
   expect([listed.status, listed.json.results.length]).toEqual([200, 1])
 })
 
 it('signs no power into a token minted with a __proto__ claim', async () => {
-  const minted = await call('/__mock/tokens', { method: 'POST', body: JSON.stringify({ sub: 'x', team_id: fixtures().teams[0]!.id }).replace('{', '{"__proto__":{"is_super_admin":true,"permissions":["persona:read"]},') })
+  const minted = await call('/__mock/tokens', {
+    method: 'POST',
+    body: JSON.stringify({ sub: 'x', team_id: fixtures().teams[0]!.id }).replace(
+      '{',
+      '{"__proto__":{"is_super_admin":true,"permissions":["persona:read"]},',
+    ),
+  })
   expect(minted.status).toBe(200)
   const other = await call(`/v1/personas/?team_id=${fixtures().teams[1]!.id}`, { token: minted.json.token })
   expect([other.status, other.json.detail]).toEqual([403, 'Missing permission: persona:read'])
@@ -84,9 +103,15 @@ it('refuses or drops __proto__ in control bodies, and changes nothing with it', 
   expect([reset.status, fixtures().seed]).toEqual([400, seed])
   const faults = await call('/__mock/faults', { method: 'PUT', body: '{"__proto__":{"error":{"status":503}}}' })
   expect(faults.status).toBe(400)
-  const hidden = await call('/__mock/faults', { method: 'PUT', body: '{"operations":{"__proto__":{"list_personas":{"error":{"status":999}}}}}' })
+  const hidden = await call('/__mock/faults', {
+    method: 'PUT',
+    body: '{"operations":{"__proto__":{"list_personas":{"error":{"status":999}}}}}',
+  })
   expect([hidden.status, hidden.text]).toEqual([200, '{"operations":{}}'])
-  expect((await call('/v1/personas/?limit=1', { token: fixtures().tokens.team_reader })).status, 'no fault slipped in through the prototype').toBe(200)
+  expect(
+    (await call('/v1/personas/?limit=1', { token: fixtures().tokens.team_reader })).status,
+    'no fault slipped in through the prototype',
+  ).toBe(200)
   await call('/__mock/faults', { method: 'PUT', json: {} })
 })
 

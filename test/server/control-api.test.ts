@@ -28,13 +28,23 @@ it('lists fixtures: seed, teams, dimensions, policies and a token per role', asy
   expect(Object.keys(json.teams[0])).toEqual(['id', 'name'])
   expect(Object.keys(json.policies[0])).toEqual(['id', 'team_id', 'name'])
   expect(json.policies[0].team_id).toBe(json.teams[0].id)
-  expect(Object.keys(json.tokens)).toEqual(['super_admin', 'team_reader', 'persona_reader', 'no_permissions', 'expired'])
+  expect(Object.keys(json.tokens)).toEqual([
+    'super_admin',
+    'team_reader',
+    'persona_reader',
+    'no_permissions',
+    'expired',
+  ])
   const listed = await call('/v1/personas/', { token: json.tokens.team_reader })
   expect(listed.json.results.every((p: { team_id: string }) => p.team_id === json.teams[0].id)).toBe(true)
 })
 
 it('resets to a freshly seeded world, optionally with another seed and size', async () => {
-  await call(bulkPath(), { method: 'POST', token: fixtures().tokens.super_admin, json: { values: [{ value: 'temporary' }] } })
+  await call(bulkPath(), {
+    method: 'POST',
+    token: fixtures().tokens.super_admin,
+    json: { values: [{ value: 'temporary' }] },
+  })
   const count = () => running.sessions.primary.world.values.all().filter((v) => v.value === 'temporary').length
   expect(count()).toBe(1)
   const reset = await call('/__mock/reset', { method: 'POST' })
@@ -50,19 +60,29 @@ it('resets to a freshly seeded world, optionally with another seed and size', as
 })
 
 it('mints tokens from claims, and refuses claims without sub', async () => {
-  const minted = await call('/__mock/tokens', { method: 'POST', json: { sub: 'me', team_id: fixtures().teams[1]!.id, permissions: ['persona:read'] } })
+  const minted = await call('/__mock/tokens', {
+    method: 'POST',
+    json: { sub: 'me', team_id: fixtures().teams[1]!.id, permissions: ['persona:read'] },
+  })
   const listed = await call('/v1/personas/?limit=1', { token: minted.json.token })
   expect(listed.json.results[0].team_id).toBe(fixtures().teams[1]!.id)
   const refused = await call('/__mock/tokens', { method: 'POST', json: { team_id: 'x' } })
   expect([refused.status, refused.json.detail]).toEqual([400, expect.stringContaining('sub')])
-  const notJson = await call('/__mock/tokens', { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } })
+  const notJson = await call('/__mock/tokens', {
+    method: 'POST',
+    body: '{',
+    headers: { 'content-type': 'application/json' },
+  })
   expect([notJson.status, notJson.text]).toEqual([400, '{"detail":"The body is not valid JSON"}'])
 })
 
 it('injects faults per operation, and reset clears them', async () => {
   const token = fixtures().tokens.team_reader
   const rules = `/v1/policies/${fixtures().policies[0]!.id}/rules`
-  const set = await call('/__mock/faults', { method: 'PUT', json: { latency: 120, operations: { list_policy_rules: { error: { status: 503 } } } } })
+  const set = await call('/__mock/faults', {
+    method: 'PUT',
+    json: { latency: 120, operations: { list_policy_rules: { error: { status: 503 } } } },
+  })
   expect(set.json).toEqual({ latency: 120, operations: { list_policy_rules: { error: { status: 503, rate: 1 } } } })
   expect((await call('/__mock/faults')).json).toEqual(set.json)
   const failed = await call(rules, { token })
@@ -78,8 +98,15 @@ it('injects faults per operation, and reset clears them', async () => {
 })
 
 it('applies an error rate and a latency range', async () => {
-  await call('/__mock/faults', { method: 'PUT', json: { latency: { min: 0, max: 5 }, error: { status: 500, rate: 0.5 } } })
-  const statuses = await Promise.all(Array.from({ length: 200 }, () => call('/v1/personas/', { token: fixtures().tokens.team_reader }).then((r) => r.status)))
+  await call('/__mock/faults', {
+    method: 'PUT',
+    json: { latency: { min: 0, max: 5 }, error: { status: 500, rate: 0.5 } },
+  })
+  const statuses = await Promise.all(
+    Array.from({ length: 200 }, () =>
+      call('/v1/personas/', { token: fixtures().tokens.team_reader }).then((r) => r.status),
+    ),
+  )
   const failures = statuses.filter((status) => status === 500).length
   expect(failures).toBeGreaterThan(50)
   expect(failures).toBeLessThan(150)
@@ -98,7 +125,14 @@ it('keeps a bounded, filterable journal of requests', async () => {
   await call('/v1/personas/?limit=0', { token })
   await call('/v1/nope')
   const { json } = await call('/__mock/requests')
-  expect(json.requests.map((r: { method: string; path: string; query: string; status: number }) => [r.method, r.path, r.query, r.status])).toEqual([
+  expect(
+    json.requests.map((r: { method: string; path: string; query: string; status: number }) => [
+      r.method,
+      r.path,
+      r.query,
+      r.status,
+    ]),
+  ).toEqual([
     ['GET', '/v1/personas/', 'limit=2', 200],
     ['GET', '/v1/personas/', 'limit=0', 422],
     ['GET', '/v1/nope', '', 404],
@@ -115,12 +149,20 @@ it('keeps a bounded, filterable journal of requests', async () => {
 
 it('exports the state and imports it back, refusing an invalid one', async () => {
   const raw = '{"values":[{"value":"kept","metadata":{"b":1,"a":2.0}}]}'
-  await call(bulkPath(), { method: 'POST', token: fixtures().tokens.super_admin, body: raw, headers: { 'content-type': 'application/json' } })
+  await call(bulkPath(), {
+    method: 'POST',
+    token: fixtures().tokens.super_admin,
+    body: raw,
+    headers: { 'content-type': 'application/json' },
+  })
   const exported = await call('/__mock/state')
   expect(exported.status).toBe(200)
   expect(exported.json.format).toBe('agent-console-mock/state')
   await call('/__mock/reset', { method: 'POST' })
-  const refused = await call('/__mock/state', { method: 'PUT', body: '{"format":"agent-console-mock/state","version":1,"seed":1,"personasPerTeam":1,"world":{"teams":[{"id":"nope"}]}}' })
+  const refused = await call('/__mock/state', {
+    method: 'PUT',
+    body: '{"format":"agent-console-mock/state","version":1,"seed":1,"personasPerTeam":1,"world":{"teams":[{"id":"nope"}]}}',
+  })
   expect(refused.status).toBe(400)
   expect(refused.json.detail).toMatch(/^Invalid state: .*world\.teams\.0/)
   expect((await call('/__mock/state', { method: 'PUT', body: 'not json' })).status).toBe(400)

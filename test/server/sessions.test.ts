@@ -13,7 +13,12 @@ afterAll(() => running.close())
 
 const fixtures = () => running.sessions.primary.fixtures
 const addValue = (value: string, headers: Record<string, string> = {}) =>
-  call(`/v1/demographics/${fixtures().dimensions[0]!.id}/values/bulk`, { method: 'POST', token: fixtures().tokens.super_admin, json: { values: [{ value }] }, headers })
+  call(`/v1/demographics/${fixtures().dimensions[0]!.id}/values/bulk`, {
+    method: 'POST',
+    token: fixtures().tokens.super_admin,
+    json: { values: [{ value }] },
+    headers,
+  })
 const valuesSeen = async (headers: Record<string, string> = {}) => {
   const state = await call('/__mock/state', { headers })
   return (state.json.world.values as Array<{ value: string }>).map((v) => v.value)
@@ -31,9 +36,16 @@ it('gives each session its own copy of the seeded world', async () => {
 it('keeps resets and faults inside their session', async () => {
   await addValue('default-value')
   await call('/__mock/reset', { method: 'POST', headers: { 'x-mock-session': 'worker-a' } })
-  await call('/__mock/faults', { method: 'PUT', json: { error: { status: 503 } }, headers: { 'x-mock-session': 'worker-a' } })
+  await call('/__mock/faults', {
+    method: 'PUT',
+    json: { error: { status: 503 } },
+    headers: { 'x-mock-session': 'worker-a' },
+  })
   expect(await valuesSeen()).toContain('default-value')
-  expect((await call('/v1/personas/', { token: fixtures().tokens.team_reader, headers: { 'x-mock-session': 'worker-a' } })).status).toBe(503)
+  expect(
+    (await call('/v1/personas/', { token: fixtures().tokens.team_reader, headers: { 'x-mock-session': 'worker-a' } }))
+      .status,
+  ).toBe(503)
   expect((await call('/v1/personas/', { token: fixtures().tokens.team_reader })).status).toBe(200)
 })
 

@@ -34,17 +34,26 @@ interface RawAnswer {
   body: Buffer
 }
 
-function send(server: Server, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
+function send(
+  server: Server,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<RawAnswer> {
   const { port } = server.address() as AddressInfo
   return new Promise((resolve, reject) => {
-    const req = rawRequest({ host: '127.0.0.1', port, method, path, headers: { host: 'mock.test', ...headers } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => {
-        const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = res.headers
-        resolve({ status: res.statusCode ?? 0, headers: rest, body: Buffer.concat(chunks) })
-      })
-    })
+    const req = rawRequest(
+      { host: '127.0.0.1', port, method, path, headers: { host: 'mock.test', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = res.headers
+          resolve({ status: res.statusCode ?? 0, headers: rest, body: Buffer.concat(chunks) })
+        })
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -63,7 +72,12 @@ it('gives the same status, headers and bytes mounted in another Express app as o
     ['HEAD', '/v1/personas/', auth],
     ['DELETE', '/v1/personas/', auth],
     ['OPTIONS', '/v1/personas/', { ...origin, 'access-control-request-method': 'GET' }],
-    ['POST', `/v1/demographics/${dimensions[0]!.id}/values/bulk`, { ...auth, 'content-type': 'application/json' }, '{"values":[{"value":"x","metadata":{"a":1.0}}'],
+    [
+      'POST',
+      `/v1/demographics/${dimensions[0]!.id}/values/bulk`,
+      { ...auth, 'content-type': 'application/json' },
+      '{"values":[{"value":"x","metadata":{"a":1.0}}',
+    ],
     ['GET', '/nowhere', {}],
     ['GET', '/openapi.json', {}],
     ['GET', '/docs', {}],
@@ -74,7 +88,10 @@ it('gives the same status, headers and bytes mounted in another Express app as o
     ['GET', 'http://elsewhere.test/v1/personas/?limit=1', auth],
   ]
   for (const [method, path, headers, body] of cases) {
-    const [lean, express] = [await send(viaListener, method, path, headers, body), await send(viaExpress, method, path, headers, body)]
+    const [lean, express] = [
+      await send(viaListener, method, path, headers, body),
+      await send(viaExpress, method, path, headers, body),
+    ]
     expect(lean, `${method} ${path}`).toEqual(express)
     expect(lean.status, `${method} ${path}`).not.toBe(500)
   }
@@ -86,16 +103,21 @@ it('writes imported records holding floats, big integers and lone surrogates as 
     const call = http(running)
     const team = running.sessions.primary.fixtures.teams[0]!.id
     const exported = await call('/__mock/state')
-    const odd = '{"ratio":1e-07,"whole":2.5,"big":123456789012345678901,"safe":-0,"text":"\\ud800","list":[1.5,{"b":1,"a":[]}]}'
+    const odd =
+      '{"ratio":1e-07,"whole":2.5,"big":123456789012345678901,"safe":-0,"text":"\\ud800","list":[1.5,{"b":1,"a":[]}]}'
     const state = exported.json
     const persona = state.world.personas.find((p: { team_id: string }) => p.team_id === team)
     persona.access_permissions = '__ODD__'
     // JSON.parse would lose the big integer and the escape: the odd values go in as text.
     const edited = JSON.stringify(state).replace('"__ODD__"', odd)
     expect((await call('/__mock/state', { method: 'PUT', body: edited })).status).toBe(200)
-    const listed = await call(`/v1/personas/?team_id=${team}&search=${encodeURIComponent(persona.name)}&limit=100`, { token: running.sessions.primary.fixtures.tokens.super_admin })
+    const listed = await call(`/v1/personas/?team_id=${team}&search=${encodeURIComponent(persona.name)}&limit=100`, {
+      token: running.sessions.primary.fixtures.tokens.super_admin,
+    })
     expect(listed.status, listed.text).toBe(200)
-    expect(listed.text).toContain(`"access_permissions":{"ratio":1e-07,"whole":2.5,"big":123456789012345678901,"safe":0,"text":"\\ud800","list":[1.5,{"b":1,"a":[]}]}`)
+    expect(listed.text).toContain(
+      `"access_permissions":{"ratio":1e-07,"whole":2.5,"big":123456789012345678901,"safe":0,"text":"\\ud800","list":[1.5,{"b":1,"a":[]}]}`,
+    )
   } finally {
     await running.close()
   }

@@ -8,7 +8,13 @@ export interface Answer extends RawAnswer {
 
 /** A tiny HTTP client for the mock: bearer tokens, JSON bodies, the whole answer read once. */
 export function client(mock: MockServer) {
-  async function send(method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  async function send(
+    method: string,
+    path: string,
+    token?: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     const init: RequestInit = { method, redirect: 'manual', headers: { ...headers } }
     if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`
     if (body !== undefined) {
@@ -21,8 +27,10 @@ export function client(mock: MockServer) {
     return { ...answer, body: answer.json }
   }
   return {
-    get: (path: string, token?: string, headers?: Record<string, string>) => send('GET', path, token, undefined, headers),
-    post: (path: string, body: unknown, token?: string, headers?: Record<string, string>) => send('POST', path, token, body, headers),
+    get: (path: string, token?: string, headers?: Record<string, string>) =>
+      send('GET', path, token, undefined, headers),
+    post: (path: string, body: unknown, token?: string, headers?: Record<string, string>) =>
+      send('POST', path, token, body, headers),
     send,
   }
 }

@@ -8,7 +8,10 @@ export const loggedErrors: string[] = []
 export function startTestServer(options: ServerOptions = {}): Promise<RunningServer> {
   return startServer({
     port: 0,
-    logger: { info: () => undefined, error: (message, error) => void loggedErrors.push(`${message} ${String(error ?? '')}`) },
+    logger: {
+      info: () => undefined,
+      error: (message, error) => void loggedErrors.push(`${message} ${String(error ?? '')}`),
+    },
     ...options,
   })
 }

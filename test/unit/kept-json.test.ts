@@ -28,7 +28,10 @@ it('stops keeping once the lists of one world have used its budget, and keeps wh
   const second = new ListJson(budget, 100)
   const size = 300_000 // three to a 1 MiB chunk
   const keptFirst = [0, 1, 2, 3].map((position) => first.keep(position, record(position, size)))
-  expect(keptFirst.every((bytes) => bytes !== undefined), 'the first list takes two chunks').toBe(true)
+  expect(
+    keptFirst.every((bytes) => bytes !== undefined),
+    'the first list takes two chunks',
+  ).toBe(true)
   // The budget is spent: the other list of the world gets nothing, and neither does the first past its chunk.
   expect(second.keep(0, record(100, size))).toBeUndefined()
   expect(first.keep(4, record(4, size))).not.toBeUndefined()

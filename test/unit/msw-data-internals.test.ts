@@ -14,7 +14,10 @@ const items = (count: number) => Array.from({ length: count }, (_, index) => ({ 
 it('stores records in bulk on its fast path, as records @msw/data finds, updates and deletes', async () => {
   const collection = new Collection({ schema: Item })
   const stored = await storeAll(collection as never, Item, items(1000))
-  expect(lastStorePath(collection as never), 'the fast path was not taken: @msw/data internals changed (see model/msw-data-internals.ts)').toBe('fast')
+  expect(
+    lastStorePath(collection as never),
+    'the fast path was not taken: @msw/data internals changed (see model/msw-data-internals.ts)',
+  ).toBe('fast')
   expect(stored).toHaveLength(1000)
   expect(collection.count()).toBe(1000)
   expect(collection.findFirst((q) => q.where({ id: 'item-999' }))).toEqual({ id: 'item-999', rank: 0 })

@@ -1,13 +1,7 @@
 import { it, expect } from 'vitest'
 import { parseLaxInt } from '../../python/lax-int.js'
 import { QueryParams, parseQueryString } from '../../fastapi/query-string.js'
-import {
-  pathFromUrlPath,
-  quote,
-  quoteForLocation,
-  redirectLocation,
-  unquote,
-} from '../../python/url-quote.js'
+import { pathFromUrlPath, quote, quoteForLocation, redirectLocation, unquote } from '../../python/url-quote.js'
 
 // Expected values: fastapi-behaviour.md §3, §5 and §10, and CPython 3.11.7's urllib.parse
 // (parse_qsl, unquote, quote) run on each case.
@@ -15,7 +9,13 @@ import {
 // ---- parse_qsl(keep_blank_values=True) ---------------------------------------------------
 
 it.each<[string, Array<[string, string]>]>([
-  ['a=1&&b', [['a', '1'], ['b', '']]],
+  [
+    'a=1&&b',
+    [
+      ['a', '1'],
+      ['b', ''],
+    ],
+  ],
   ['a', [['a', '']]],
   ['%zz', [['%zz', '']]],
   ['q=%C3%A9', [['q', 'é']]],
@@ -76,7 +76,11 @@ it('lets the last value win for a scalar param', () => {
 it('collects every value of a list param in order', () => {
   const params = new QueryParams('intents=a&limit=1&intents=b')
   expect(params.getAll('intents')).toEqual(['a', 'b'])
-  expect(params.entries()).toEqual([['intents', 'a'], ['limit', '1'], ['intents', 'b']])
+  expect(params.entries()).toEqual([
+    ['intents', 'a'],
+    ['limit', '1'],
+    ['intents', 'b'],
+  ])
 })
 
 it('keeps an empty list item and does not split on commas', () => {
@@ -96,7 +100,10 @@ it('treats a blank param as present and an absent one as missing', () => {
 })
 
 it('decodes names as well as values', () => {
-  expect(new QueryParams('team%5Fid=x&a+b=1').entries()).toEqual([['team_id', 'x'], ['a b', '1']])
+  expect(new QueryParams('team%5Fid=x&a+b=1').entries()).toEqual([
+    ['team_id', 'x'],
+    ['a b', '1'],
+  ])
 })
 
 // ---- unquote and uvicorn's scope["path"] -------------------------------------------------
@@ -150,8 +157,12 @@ it('redirects a path without its slash to the route with one, keeping the raw qu
 })
 
 it('leaves out the question mark when there is no query', () => {
-  expect(redirectLocation(new URL('http://testserver/v1/personas'), '/v1/personas/')).toBe('http://testserver/v1/personas/')
-  expect(redirectLocation(new URL('http://testserver/v1/personas?'), '/v1/personas/')).toBe('http://testserver/v1/personas/')
+  expect(redirectLocation(new URL('http://testserver/v1/personas'), '/v1/personas/')).toBe(
+    'http://testserver/v1/personas/',
+  )
+  expect(redirectLocation(new URL('http://testserver/v1/personas?'), '/v1/personas/')).toBe(
+    'http://testserver/v1/personas/',
+  )
 })
 
 it('redirects an extra trailing slash away', () => {

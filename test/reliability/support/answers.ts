@@ -64,19 +64,42 @@ export function expectationFor(method: string, pathname: string): Expectation {
 }
 
 const ERROR_TYPES = new Set([
-  'missing', 'int_type', 'int_parsing', 'int_parsing_size', 'int_from_float', 'finite_number', 'greater_than_equal',
-  'less_than_equal', 'bool_type', 'bool_parsing', 'string_type', 'string_unicode', 'string_too_short', 'string_too_long',
-  'dict_type', 'list_type', 'model_attributes_type', 'uuid_type', 'uuid_parsing', 'too_long', 'json_invalid',
+  'missing',
+  'int_type',
+  'int_parsing',
+  'int_parsing_size',
+  'int_from_float',
+  'finite_number',
+  'greater_than_equal',
+  'less_than_equal',
+  'bool_type',
+  'bool_parsing',
+  'string_type',
+  'string_unicode',
+  'string_too_short',
+  'string_too_long',
+  'dict_type',
+  'list_type',
+  'model_attributes_type',
+  'uuid_type',
+  'uuid_parsing',
+  'too_long',
+  'json_invalid',
 ])
 
 /** A 422 entry as FastAPI writes it: these keys in this order, `ctx` only when the error type has one. */
-const ValidationEntry = z.object({
-  type: z.string().refine((type) => ERROR_TYPES.has(type), 'a pydantic error type'),
-  loc: z.array(z.union([z.string(), z.int()])).min(1).refine((loc) => ['query', 'path', 'body'].includes(String(loc[0])), 'loc starts with query, path or body'),
-  msg: z.string().min(1),
-  input: z.unknown(),
-  ctx: z.record(z.string(), z.unknown()).optional(),
-}).strict()
+const ValidationEntry = z
+  .object({
+    type: z.string().refine((type) => ERROR_TYPES.has(type), 'a pydantic error type'),
+    loc: z
+      .array(z.union([z.string(), z.int()]))
+      .min(1)
+      .refine((loc) => ['query', 'path', 'body'].includes(String(loc[0])), 'loc starts with query, path or body'),
+    msg: z.string().min(1),
+    input: z.unknown(),
+    ctx: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
 const ValidationBody = z.object({ detail: z.array(ValidationEntry).min(1) }).strict()
 
 // A sort_order past 2^53 arrives from JSON.parse as an unsafe (but integral) number.
@@ -99,12 +122,19 @@ export function problemsWith(expectation: Expectation, method: string, answer: A
       return problems
     }
     if (status === 405) expect(headers.get('allow') === expectation.allow, `405 allow ${headers.get('allow')}`)
-    if (method !== 'HEAD') expect(text === `{"detail":"${status === 405 ? 'Method Not Allowed' : 'Not Found'}"}`, `${status} body ${text.slice(0, 200)}`)
+    if (method !== 'HEAD')
+      expect(
+        text === `{"detail":"${status === 405 ? 'Method Not Allowed' : 'Not Found'}"}`,
+        `${status} body ${text.slice(0, 200)}`,
+      )
     return problems
   }
   const rules = DOCUMENTED[expectation.operation]
   const rule = rules[status]
-  if (rule === undefined) return [`${expectation.operation} answered ${status}, not in ${Object.keys(rules).join(', ')}: ${text.slice(0, 300)}`]
+  if (rule === undefined)
+    return [
+      `${expectation.operation} answered ${status}, not in ${Object.keys(rules).join(', ')}: ${text.slice(0, 300)}`,
+    ]
   expect(headers.get('content-type') === 'application/json', `content-type ${headers.get('content-type')}`)
   if (method === 'HEAD') return problems
   expect(headers.get('content-length') === String(Buffer.byteLength(text)), 'content-length is not the body length')
@@ -118,7 +148,12 @@ export function problemsWith(expectation: Expectation, method: string, answer: A
     const body = ValidationBody.safeParse(json)
     expect(body.success, `422 body ${text.slice(0, 300)}: ${body.error?.message}`)
   } else {
-    const schema = rule === 'values' ? WireValue.array() : expectation.operation === 'list_personas' ? schemas.PersonaListResponse : schemas.PolicyRuleListResponse
+    const schema =
+      rule === 'values'
+        ? WireValue.array()
+        : expectation.operation === 'list_personas'
+          ? schemas.PersonaListResponse
+          : schemas.PolicyRuleListResponse
     const parsed = schema.safeParse(json)
     expect(parsed.success, `${status} body does not fit its schema: ${parsed.error?.message.slice(0, 500)}`)
     expect(keysInOrder(schema, json), `${status} body fields are not the schema's, in its order: ${text.slice(0, 300)}`)
@@ -126,7 +161,12 @@ export function problemsWith(expectation: Expectation, method: string, answer: A
   return problems
 }
 
-type Def = { type: string; innerType?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType>; element?: z.core.$ZodType }
+type Def = {
+  type: string
+  innerType?: z.core.$ZodType
+  shape?: Record<string, z.core.$ZodType>
+  element?: z.core.$ZodType
+}
 
 /** Whether every object of a value has exactly its schema's fields, in the schema's order (as FastAPI's response_model writes them). */
 export function keysInOrder(schema: z.core.$ZodType, value: unknown): boolean {
@@ -142,7 +182,10 @@ export function keysInOrder(schema: z.core.$ZodType, value: unknown): boolean {
     case 'object': {
       const shape = def.shape!
       const keys = Object.keys(value as object)
-      return keys.join() === Object.keys(shape).join() && keys.every((key) => keysInOrder(shape[key]!, (value as Record<string, unknown>)[key]))
+      return (
+        keys.join() === Object.keys(shape).join() &&
+        keys.every((key) => keysInOrder(shape[key]!, (value as Record<string, unknown>)[key]))
+      )
     }
     default:
       return true

@@ -52,7 +52,10 @@ async function freeze(child: ChildProcess): Promise<boolean> {
 
 /** Starts the CLI and waits for its banner; rejects with the output if it exits or says nothing in time. */
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliServer> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   const exited = new Promise<number | null>((resolvePromise) => child.once('exit', (code) => resolvePromise(code)))
   child.stdout!.on('data', (chunk) => (output += chunk))
@@ -87,7 +90,10 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<C
 
 /** Runs the CLI to its end (for options it refuses); its exit code and output. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))

@@ -23,19 +23,31 @@ const RESETS = 16
  */
 export async function fiftyParallelBulkAdds(target: Target, prefix: string): Promise<void> {
   const before = target.stored()
+  // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.max does not take
   const largest = before.reduce((max, v) => (bigintOf(v.sort_order) > max ? bigintOf(v.sort_order) : max), -1n)
   const pool = [...before.slice(0, 5).map((v) => v.value), ...Array.from({ length: 295 }, (_, i) => `${prefix}-${i}`)]
-  const batches = Array.from({ length: 50 }, (_, b) => Array.from({ length: 20 }, (_, i) => pool[(b * 37 + i * 13) % pool.length]!))
-  const answers = await Promise.all(batches.map((values) => target.bulkAdd(JSON.stringify({ values: values.map((value) => ({ value })) }))))
+  const batches = Array.from({ length: 50 }, (_, b) =>
+    Array.from({ length: 20 }, (_, i) => pool[(b * 37 + i * 13) % pool.length]!),
+  )
+  const answers = await Promise.all(
+    batches.map((values) => target.bulkAdd(JSON.stringify({ values: values.map((value) => ({ value })) }))),
+  )
   expect(answers.map((a) => a.status)).toEqual(batches.map(() => 201))
   const created = answers.flatMap((a) => (a.json as Array<{ value: string }>).map((v) => v.value))
   const fresh = [...new Set(batches.flat())].filter((value) => !before.some((v) => v.value === value))
   expect(created.length, 'each value is created once').toBe(new Set(created).size)
   expect(new Set(created)).toEqual(new Set(fresh))
   const after = target.stored()
-  expect(after.map((v) => v.value).sort(), 'no value lost, none duplicated').toEqual([...before.map((v) => v.value), ...fresh].sort())
-  const orders = after.slice(before.length).map((v) => bigintOf(v.sort_order)).sort((a, b) => (a < b ? -1 : 1))
-  expect(orders, 'sort orders unique and consecutive after the largest before').toEqual(fresh.map((_, i) => largest + 1n + BigInt(i)))
+  expect(after.map((v) => v.value).sort(), 'no value lost, none duplicated').toEqual(
+    [...before.map((v) => v.value), ...fresh].sort(),
+  )
+  const orders = after
+    .slice(before.length)
+    .map((v) => bigintOf(v.sort_order))
+    .sort((a, b) => (a < b ? -1 : 1))
+  expect(orders, 'sort orders unique and consecutive after the largest before').toEqual(
+    fresh.map((_, i) => largest + 1n + BigInt(i)),
+  )
 }
 
 /**
@@ -64,7 +76,11 @@ export interface ResetRace {
  * reader never sees a half-seeded world: every total is one of the two seeded totals. A
  * batch written meanwhile ends up whole or not at all (a reset may discard it).
  */
-export async function resetsWhileReading(race: ResetRace, sizes: readonly [number, number], rules: number): Promise<{ reads: number; resets: number; batches: number }> {
+export async function resetsWhileReading(
+  race: ResetRace,
+  sizes: readonly [number, number],
+  rules: number,
+): Promise<{ reads: number; resets: number; batches: number }> {
   let running = true
   const totals: number[] = []
   const ruleTotals: number[] = []
@@ -91,10 +107,20 @@ export async function resetsWhileReading(race: ResetRace, sizes: readonly [numbe
     for (let i = 0; i < RESETS; i++) await race.reset(sizes[i % 2]!)
     running = false
   }
-  await Promise.all([resetter(), ...Array.from({ length: 4 }, reader), ...Array.from({ length: 2 }, (_, w) => writer(w))])
+  await Promise.all([
+    resetter(),
+    ...Array.from({ length: 4 }, reader),
+    ...Array.from({ length: 2 }, (_, w) => writer(w)),
+  ])
   expect(new Set(statuses), 'every read answered 200').toEqual(new Set([200]))
-  expect(totals.filter((total) => !sizes.includes(total)), 'persona totals are always a seeded total').toEqual([])
-  expect(ruleTotals.filter((total) => total !== rules), 'rule totals are always the seeded total').toEqual([])
+  expect(
+    totals.filter((total) => !sizes.includes(total)),
+    'persona totals are always a seeded total',
+  ).toEqual([])
+  expect(
+    ruleTotals.filter((total) => total !== rules),
+    'rule totals are always the seeded total',
+  ).toEqual([])
   const stored = new Set(await race.storedValues())
   const partial = batches.filter((values) => values.some((v) => stored.has(v)) && !values.every((v) => stored.has(v)))
   expect(partial, 'each batch is in the world whole or not at all').toEqual([])

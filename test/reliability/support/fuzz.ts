@@ -1,4 +1,4 @@
-import fc from 'fast-check'
+import type fc from 'fast-check'
 
 /**
  * `npm run fuzz` sets FUZZ_SCALE: every property then runs that many times its CI count of
@@ -6,7 +6,8 @@ import fc from 'fast-check'
  * replays the seed a failure report printed.
  */
 const FUZZ_SCALE = Number(process.env.FUZZ_SCALE) || undefined
-const FUZZ_SEED = process.env.FUZZ_SEED === undefined || process.env.FUZZ_SEED === '' ? undefined : Number(process.env.FUZZ_SEED)
+const FUZZ_SEED =
+  process.env.FUZZ_SEED === undefined || process.env.FUZZ_SEED === '' ? undefined : Number(process.env.FUZZ_SEED)
 
 export const fuzzing = FUZZ_SCALE !== undefined
 

@@ -7,30 +7,53 @@ import { HANG_GUARD_MS } from './fuzz.js'
  * A request with exactly these headers and target on the wire (fetch would normalise the
  * path, set Host and refuse some headers). A body in several parts goes out chunked.
  */
-export function rawRequest(base: string, method: string, target: string, headers: Record<string, string> = {}, body?: string | Uint8Array | Array<string | Uint8Array>): Promise<Answer> {
+export function rawRequest(
+  base: string,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: string | Uint8Array | Array<string | Uint8Array>,
+): Promise<Answer> {
   const url = new URL(base)
   // Node frames a body itself only for POST, PUT and PATCH; for DELETE or OPTIONS it would send
   // the bytes unannounced, which the server's parser rightly refuses.
-  const framing: Record<string, string> = body === undefined ? {} : Array.isArray(body) ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(Buffer.byteLength(body)) }
+  const framing: Record<string, string> =
+    body === undefined
+      ? {}
+      : Array.isArray(body)
+        ? { 'transfer-encoding': 'chunked' }
+        : { 'content-length': String(Buffer.byteLength(body)) }
   headers = { ...framing, ...headers }
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path: target, headers, setHost: !Object.keys(headers).some((name) => name.toLowerCase() === 'host'), agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString()
-        let json: unknown
-        try {
-          json = JSON.parse(text)
-        } catch {
-          json = undefined
-        }
-        const responseHeaders = new Headers()
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value)
-        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text, json })
-      })
-      res.on('error', reject)
-    })
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: target,
+        headers,
+        setHost: !Object.keys(headers).some((name) => name.toLowerCase() === 'host'),
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString()
+          let json: unknown
+          try {
+            json = JSON.parse(text)
+          } catch {
+            json = undefined
+          }
+          const responseHeaders = new Headers()
+          for (const [name, value] of Object.entries(res.headers))
+            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value)
+          resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text, json })
+        })
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     if (Array.isArray(body)) {
       for (const part of body) req.write(part)
@@ -54,7 +77,8 @@ function responseEnd(received: string): number | undefined {
   const bodyStart = headEnd + 4
   if ((status >= 100 && status < 200) || status === 204 || status === 304) return bodyStart
   const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1]
-  if (length !== undefined) return received.length - bodyStart >= Number(length) ? bodyStart + Number(length) : undefined
+  if (length !== undefined)
+    return received.length - bodyStart >= Number(length) ? bodyStart + Number(length) : undefined
   if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
     const last = received.indexOf('\r\n0\r\n\r\n', bodyStart - 2)
     return last < 0 ? undefined : last + 7
@@ -74,7 +98,11 @@ export function rawExchange(base: string, bytes: string): Promise<string> {
     let received = ''
     const guard = setTimeout(() => {
       socket.destroy()
-      reject(new Error(`hang guard: no whole answer and no close within ${HANG_GUARD_MS} ms; received so far: ${JSON.stringify(received)}`))
+      reject(
+        new Error(
+          `hang guard: no whole answer and no close within ${HANG_GUARD_MS} ms; received so far: ${JSON.stringify(received)}`,
+        ),
+      )
     }, HANG_GUARD_MS)
     const done = () => {
       clearTimeout(guard)
