@@ -3,8 +3,8 @@ import type { Answer } from './exchange.js'
 
 /** Starlette's `CORSMiddleware` settings (its parameters, in camel case). */
 export interface CorsSettings {
-  /** Origins allowed; `*` for any. */
-  allowOrigins: readonly string[]
+  /** Origins allowed; `*` for any; or a test of the origin (as `allow_origin_regex`). */
+  allowOrigins: readonly string[] | ((origin: string) => boolean)
   allowCredentials: boolean
   /** Request headers a preflight allows, beyond the transport's; `*` mirrors what is asked. */
   allowHeaders: readonly string[]
@@ -30,7 +30,8 @@ const SAFELISTED_HEADERS = ['accept', 'accept-language', 'content-language', 'co
  * `transportHeaders`, the request headers the session transport reads, are allowed and exposed.
  */
 export function withCors(next: Answer, settings: CorsSettings, transportHeaders: readonly string[]): Answer {
-  const allowAllOrigins = settings.allowOrigins.includes('*')
+  const origins = settings.allowOrigins
+  const allowAllOrigins = typeof origins !== 'function' && origins.includes('*')
   const allowAllHeaders = settings.allowHeaders.includes('*')
   const allowHeaders = [...new Set([...SAFELISTED_HEADERS, ...settings.allowHeaders, ...transportHeaders])].sort()
   const exposed = [...settings.exposeHeaders, ...transportHeaders].join(', ')
@@ -39,7 +40,8 @@ export function withCors(next: Answer, settings: CorsSettings, transportHeaders:
     ...(settings.allowCredentials ? { 'access-control-allow-credentials': 'true' } : {}),
     ...(exposed ? { 'access-control-expose-headers': exposed } : {}),
   }
-  const allowed = (origin: string) => allowAllOrigins || settings.allowOrigins.includes(origin)
+  const allowed = (origin: string) =>
+    allowAllOrigins || (typeof origins === 'function' ? origins(origin) : origins.includes(origin))
 
   const preflight = (request: Request, origin: string): Response => {
     const explicitOrigin = !allowAllOrigins || settings.allowCredentials

@@ -6,6 +6,7 @@ import { pathFromUrlPath } from '../python/url-quote.js'
 import { createApi } from './api.js'
 import { withBodyLimit } from './body-limit.js'
 import { settle } from './boundary.js'
+import { trustedOrigin, withControlGuard } from './control-guard.js'
 import { withCors } from './cors.js'
 import type { Answer, Exchange } from './exchange.js'
 import { createMetaAnswers, META_ROUTES } from './meta.js'
@@ -29,9 +30,9 @@ export interface Core {
  */
 export function createCore(options: CoreOptions): Core {
   const settings = resolveSettings(options)
-  let answer: Answer = dispatcher(settings)
-  answer = withBodyLimit(answer, settings.maxBodyBytes)
-  if (settings.cors) answer = withCors(answer, settings.cors, settings.sessionHeaders)
+  let answer: Answer = withBodyLimit(dispatcher(settings), settings.maxBodyBytes)
+  if (settings.control && settings.controlGuard) answer = withControlGuard(answer, settings.controlGuard)
+  if (settings.cors) answer = withCorsOf(answer, settings)
   const claims = claimTest(settings)
   return {
     settings,
@@ -45,6 +46,19 @@ export function createCore(options: CoreOptions): Core {
       return wantsBytesOnly(request) ? response : withBody(response)
     },
   }
+}
+
+/** CORS for the API, and for the control API only to trusted pages where a guard says which. */
+function withCorsOf(next: Answer, { cors, controlGuard, sessionHeaders }: CoreSettings): Answer {
+  if (!cors) return next
+  const api = withCors(next, cors, sessionHeaders)
+  if (!controlGuard) return api
+  const control = withCors(
+    next,
+    { ...cors, allowOrigins: (origin) => trustedOrigin(origin, controlGuard) },
+    sessionHeaders,
+  )
+  return (exchange) => (exchange.url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? control : api)(exchange)
 }
 
 /**

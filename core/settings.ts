@@ -3,6 +3,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/body.js'
 import { httpError } from '../fastapi/responses.js'
 import { MockInstance } from '../mock/instance.js'
 import { HEADER_OR_COOKIE_SESSIONS, SESSION_HEADER, type Sessions, type SessionTransport } from '../mock/sessions.js'
+import type { ControlGuard } from './control-guard.js'
 import { DEV_CORS, type CorsSettings } from './cors.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 
@@ -36,6 +37,11 @@ export interface CoreOptions {
    * @default false
    */
   cors?: boolean | CorsSettings
+  /**
+   * Who may drive the control API (a standalone server sets it; in msw's hosts only the page
+   * or the test process itself reaches the mock). @default none: no checks
+   */
+  controlGuard?: ControlGuard
   /** Where a bug of the mock (an exception) is reported. @default console.error */
   logError?: (message: string, error: unknown) => void
 }
@@ -54,6 +60,7 @@ export function resolveSettings(options: CoreOptions) {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     delayMs: options.delayMs ?? 0,
     control: options.control ?? true,
+    controlGuard: options.controlGuard,
     cors: options.cors === true ? DEV_CORS : options.cors || undefined,
     sessionHeaders: (options.sessions ?? HEADER_OR_COOKIE_SESSIONS).headers,
     logError: options.logError ?? ((message: string, error: unknown) => console.error(message, error)),

@@ -21,6 +21,12 @@ export interface AppOptions extends InstanceOptions {
   control?: boolean
   /** Session worlds kept at most. @default 100 */
   sessionLimit?: number
+  /** Origins of pages trusted with the control API besides loopback ones (`--allow-origin`). */
+  allowOrigins?: string[]
+  /** Host names the control API answers besides loopback names (`--allowed-host`). */
+  allowedHosts?: string[]
+  /** Demand this `X-Mock-Control-Token` on every control request. */
+  controlToken?: string
   /** Answer CORS as a FastAPI app with Starlette's `CORSMiddleware` for a dev frontend does; `false`: plain FastAPI. @default true */
   cors?: boolean
   logger?: Logger
@@ -58,6 +64,11 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
     instance: sessions,
     claim: 'all',
     cors: options.cors ?? true,
+    controlGuard: {
+      allowOrigins: options.allowOrigins ?? [],
+      allowedHosts: options.allowedHosts ?? [],
+      token: options.controlToken,
+    },
     logError: (message, error) => logger.error(message, error),
   })
   const mockHandlers = handlersOf(core)

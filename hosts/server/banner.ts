@@ -13,6 +13,9 @@ export function banner(options: {
   customSecret: boolean
   control: boolean
   stateFile?: string
+  /** The address it is bound to, when that is beyond loopback. */
+  exposedOn?: string
+  controlToken?: string
 }): string {
   const { url, fixtures } = options
   const teamName = new Map(fixtures.teams.map((team) => [team.id, team.name]))
@@ -32,6 +35,25 @@ export function banner(options: {
     ...Object.entries(fixtures.tokens).map(([role, token]) => `    ${role.padEnd(15)} ${token}`),
     '',
     `  try: curl -H "Authorization: Bearer $TOKEN" ${url}/v1/personas/   (TOKEN=team_reader above)`,
+    ...exposureLines(options),
   ]
   return lines.join('\n')
+}
+
+/** A warning for a server anyone on the network can reach, with the token its control API demands. */
+function exposureLines({
+  exposedOn,
+  controlToken,
+  control,
+}: {
+  exposedOn?: string
+  controlToken?: string
+  control: boolean
+}) {
+  if (!exposedOn) return []
+  return [
+    '',
+    `  WARNING: bound to ${exposedOn}, beyond loopback: anyone on the network can call the API.`,
+    ...(control && controlToken ? [`  the control API demands the header  X-Mock-Control-Token: ${controlToken}`] : []),
+  ]
 }

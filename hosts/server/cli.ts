@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander'
 import { registerVerifyCommand } from '../../contract/command.js'
 import { MAX_PERSONAS_PER_TEAM } from '../../factories/world.js'
 import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
+import { isLoopbackHost } from '../../core/control-guard.js'
 import { banner } from './banner.js'
 import { boundHeapGrowth } from './heap.js'
 import { quietLogger } from './logger.js'
@@ -60,6 +61,13 @@ const program = new Command('agent-console-mock')
   )
   .option('--sessions <count>', 'session worlds kept at most (X-Mock-Session)', integer('--sessions', 1, 10_000), 100)
   .option('--no-control', 'switch off the control API under /__mock/')
+  .option('--allow-origin <origin...>', 'trust pages of this origin with the control API (loopback pages always are)')
+  .option('--allowed-host <host...>', 'answer the control API under this host name too (loopback names always)')
+  .option(
+    '--control-token <token>',
+    'demand this X-Mock-Control-Token on control requests (made up when bound beyond loopback)',
+  )
+  .option('--insecure-dev-secret', 'accept the public development JWT secret on a server bound beyond loopback')
   .option('--no-cors', "answer no CORS (plain FastAPI); by default CORS is answered as Starlette's CORSMiddleware does")
   .option('-q, --quiet', 'log errors only, not every request')
   .addHelpText(
@@ -89,6 +97,10 @@ const program = new Command('agent-console-mock')
       sessionLimit: options.sessions,
       control: options.control,
       cors: options.cors,
+      allowOrigins: options.allowOrigin,
+      allowedHosts: options.allowedHost,
+      controlToken: options.controlToken,
+      insecureDevSecret: options.insecureDevSecret,
       jwtSecret,
       logger,
     })
@@ -103,6 +115,8 @@ const program = new Command('agent-console-mock')
         customSecret: jwtSecret !== undefined,
         control: options.control,
         stateFile: options.stateFile,
+        exposedOn: isLoopbackHost(options.host) ? undefined : options.host,
+        controlToken: running.controlToken,
       }),
     )
     const stop = async (signal: string) => {

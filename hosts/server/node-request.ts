@@ -19,7 +19,7 @@ export function toFetchRequest(req: IncomingMessage & { body?: unknown }): Reque
   return new Request(requestUrl(req), { method, headers, body: bodyOf(req, method), duplex: 'half' } as RequestInit)
 }
 
-function bodyOf(req: IncomingMessage & { body?: unknown }, method: string): BodyInit | undefined {
+function bodyOf(req: IncomingMessage & { body?: unknown }, method: string): RequestInit['body'] {
   if (method === 'GET' || method === 'HEAD') return undefined
   if (req.readableEnded && req.body !== undefined) return JSON.stringify(req.body)
   const declared = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0

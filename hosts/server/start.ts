@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createMockApp, type AppOptions, type MockApp } from './app.js'
+import { controlTokenFor, ownHostNames } from './exposure.js'
 import { StatePersistence } from './persistence.js'
 
 export interface ServerOptions extends AppOptions {
@@ -10,6 +11,8 @@ export interface ServerOptions extends AppOptions {
   host?: string
   /** Keep the default world in this file: loaded at start, written after every change. */
   stateFile?: string
+  /** Accept the public development JWT secret on a server bound beyond loopback. @default false */
+  insecureDevSecret?: boolean
 }
 
 export interface RunningServer extends MockApp {
@@ -17,6 +20,8 @@ export interface RunningServer extends MockApp {
   /** The base URL the server answers on, e.g. `http://127.0.0.1:4010`. */
   url: string
   persistence?: StatePersistence
+  /** The `X-Mock-Control-Token` the control API demands (a server bound beyond loopback), if any. */
+  controlToken?: string
   /** Stops accepting requests, finishes the state writes, closes connections. */
   close(): Promise<void>
 }
@@ -29,7 +34,10 @@ export const DEFAULT_HOST = '127.0.0.1'
  * @example const running = await startServer({ port: 0, seed: 7 }); await running.close()
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const mock = await createMockApp(options)
+  const host = options.host ?? DEFAULT_HOST
+  const controlToken = controlTokenFor({ ...options, host })
+  const allowedHosts = [...(options.allowedHosts ?? []), ...ownHostNames(host)]
+  const mock = await createMockApp({ ...options, controlToken, allowedHosts })
   const persistence = options.stateFile
     ? new StatePersistence(options.stateFile, mock.sessions.primary, (error) =>
         (options.logger ?? console).error('Could not write the state file:', error),
@@ -39,14 +47,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await persistence.load()
     mock.afterResponse.push(() => void persistence.save())
   }
-  const server = await listen(mock, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST)
+  const server = await listen(mock, options.port ?? DEFAULT_PORT, host)
   const { address, port } = server.address() as AddressInfo
-  const host = address.includes(':') ? `[${address}]` : address
+  const urlHost = address.includes(':') ? `[${address}]` : address
   return {
     ...mock,
     server,
-    url: `http://${host}:${port}`,
+    url: `http://${urlHost}:${port}`,
     persistence,
+    controlToken,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())

@@ -125,14 +125,12 @@ it(
             ).toEqual(want.map((v) => v.value))
             const after = storedIn(dimension)
             expect(after.slice(0, old.length), 'old values untouched').toEqual(old)
-            const added = after
-              .slice(old.length)
-              .map((v) => ({
-                value: v.value,
-                display_name: v.display_name,
-                metadata: encodePythonJson(v.value_metadata),
-                sort_order: BigInt(v.sort_order),
-              }))
+            const added = after.slice(old.length).map((v) => ({
+              value: v.value,
+              display_name: v.display_name,
+              metadata: encodePythonJson(v.value_metadata),
+              sort_order: BigInt(v.sort_order),
+            }))
             expect(added).toEqual(want)
           }
         },

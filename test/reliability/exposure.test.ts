@@ -37,14 +37,27 @@ it('binds to 127.0.0.1 unless told otherwise', async () => {
   }
 })
 
-it.skipIf(!outsideAddress)('listens beyond loopback only when a host is given', async () => {
-  const running = await startTestServer({ personasPerTeam: 1, host: '0.0.0.0' })
-  try {
-    expect(await reachable(outsideAddress!, (running.server.address() as AddressInfo).port)).toBe(true)
-  } finally {
-    await running.close()
-  }
-})
+it.skipIf(!outsideAddress)(
+  'listens beyond loopback only when a host is given, and then guards its control API',
+  async () => {
+    await expect(startTestServer({ personasPerTeam: 1, host: '0.0.0.0' })).rejects.toThrow(
+      /development secret.*AGENT_CONSOLE_MOCK_JWT_SECRET/,
+    )
+    const running = await startTestServer({ personasPerTeam: 1, host: '0.0.0.0', jwtSecret: 'a-team-secret' })
+    try {
+      const port = (running.server.address() as AddressInfo).port
+      expect(await reachable(outsideAddress!, port)).toBe(true)
+      const base = `http://${outsideAddress}:${port}`
+      expect((await fetch(`${base}/__mock/fixtures`)).status, 'no control token').toBe(401)
+      const withToken = await fetch(`${base}/__mock/fixtures`, {
+        headers: { 'x-mock-control-token': running.controlToken! },
+      })
+      expect(withToken.status, 'the token the server made up, on its own address').toBe(200)
+    } finally {
+      await running.close()
+    }
+  },
+)
 
 it('switches the whole control API off with --no-control and says so, while the API answers with --max-body-bytes applied', async () => {
   const server = await startCli([

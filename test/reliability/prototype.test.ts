@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
 import { http, loggedErrors, startTestServer } from '../support/server.js'
 
+const JSON_BODY = { 'content-type': 'application/json' }
+
 const folder = mkdtempSync(join(tmpdir(), 'acm-prototype-'))
 const stateFile = join(folder, 'state.json')
 let running: RunningServer
@@ -63,7 +65,7 @@ it('keeps them through the state file and a restart', async () => {
 it('keeps them through PUT /__mock/state', async () => {
   const exported = await call('/__mock/state')
   await call('/__mock/reset', { method: 'POST' })
-  expect((await call('/__mock/state', { method: 'PUT', body: exported.text })).status).toBe(200)
+  expect((await call('/__mock/state', { method: 'PUT', body: exported.text, headers: JSON_BODY })).status).toBe(200)
   expect((await call('/__mock/state')).text).toBe(exported.text)
 })
 

@@ -29,6 +29,11 @@ function randomSource(seed: number) {
  * One bulk add of 25 values. `sent` and `acked` are ticks of one logical clock the writers
  * share (not times): `a.acked < b.sent` means a's 201 had arrived before b was sent.
  */
+/** What the test reads of an exported state. */
+interface StateFile {
+  world: { values: Array<{ value: string }>; personas: unknown[] }
+}
+
 interface Batch {
   values: string[]
   life: number
@@ -136,7 +141,7 @@ it(
     try {
       for (let kill = 0; kill < KILLS; kill++) {
         const point = KILL_POINTS[kill % KILL_POINTS.length]!
-        const fixtures = await (await fetch(`${server.url}/__mock/fixtures`)).json()
+        const fixtures = (await (await fetch(`${server.url}/__mock/fixtures`)).json()) as Parameters<typeof hammer>[1]
         let stopped = false
         const writers = Array.from({ length: 3 }, (_, w) =>
           hammer(server.url, fixtures, kill, `k${kill}w${w}`, batches, () => stopped),
@@ -222,7 +227,7 @@ it(
 
         // 4. Restart from what the kill left.
         server = await startCli(args)
-        const state = await (await fetch(`${server.url}/__mock/state`)).json()
+        const state = (await (await fetch(`${server.url}/__mock/state`)).json()) as StateFile
         const present = new Set(
           (state.world.values as Array<{ value: string }>)
             .map((v) => v.value)

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
 import { http, startTestServer } from '../support/server.js'
 
+const JSON_BODY = { 'content-type': 'application/json' }
+
 let running: RunningServer
 let call: ReturnType<typeof http>
 const fixtures = () => running.sessions.primary.fixtures
@@ -165,8 +167,8 @@ it('exports the state and imports it back, refusing an invalid one', async () =>
   })
   expect(refused.status).toBe(400)
   expect(refused.json.detail).toMatch(/^Invalid state: .*world\.teams\.0/)
-  expect((await call('/__mock/state', { method: 'PUT', body: 'not json' })).status).toBe(400)
-  const imported = await call('/__mock/state', { method: 'PUT', body: exported.text })
+  expect((await call('/__mock/state', { method: 'PUT', body: 'not json', headers: JSON_BODY })).status).toBe(400)
+  const imported = await call('/__mock/state', { method: 'PUT', body: exported.text, headers: JSON_BODY })
   expect(imported.status).toBe(200)
   const values = await call('/__mock/state')
   expect(values.text).toBe(exported.text)

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createMockApp, type MockApp } from 'agent-console-mock/server'
 import { http, startTestServer } from '../support/server.js'
 
+const JSON_BODY = { 'content-type': 'application/json' }
+
 /**
  * Embedders mount the mock's Express app inside their own: it must give the same bytes
  * there as on its own.
@@ -110,7 +112,7 @@ it('writes imported records holding floats, big integers and lone surrogates as 
     persona.access_permissions = '__ODD__'
     // JSON.parse would lose the big integer and the escape: the odd values go in as text.
     const edited = JSON.stringify(state).replace('"__ODD__"', odd)
-    expect((await call('/__mock/state', { method: 'PUT', body: edited })).status).toBe(200)
+    expect((await call('/__mock/state', { method: 'PUT', body: edited, headers: JSON_BODY })).status).toBe(200)
     const listed = await call(`/v1/personas/?team_id=${team}&search=${encodeURIComponent(persona.name)}&limit=100`, {
       token: running.sessions.primary.fixtures.tokens.super_admin,
     })

@@ -19,7 +19,8 @@ export function client(mock: MockServer) {
     if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`
     if (body !== undefined) {
       ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
-      init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body)
+      init.body =
+        typeof body === 'string' || body instanceof Uint8Array ? (body as RequestInit['body']) : JSON.stringify(body)
     }
     // Paths are appended as they are, so that `//v1/...` stays a path (new URL would read a host).
     const res = await fetch(mock.baseUrl + path, init)

@@ -22,6 +22,10 @@ export function http(running: RunningServer) {
     const headers = new Headers(init.headers)
     if (init.token) headers.set('authorization', `Bearer ${init.token}`)
     let body = init.body
+    // The control API takes JSON bodies only (a guard against cross-site requests): say so by default.
+    if (path.startsWith('/__mock/') && typeof body === 'string' && !headers.has('content-type')) {
+      headers.set('content-type', 'application/json')
+    }
     if (init.json !== undefined) {
       headers.set('content-type', 'application/json')
       body = JSON.stringify(init.json)

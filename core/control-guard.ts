@@ -1,0 +1,75 @@
+import { isJsonContentType } from '../fastapi/body.js'
+import { httpError } from '../fastapi/responses.js'
+import { CONTROL_PREFIX } from '../handlers/index.js'
+import type { Answer } from './exchange.js'
+
+/**
+ * Who may drive the control API of a server a developer runs while browsing the web
+ * (docs/reliability.md, "Security"): its own pages and tools, never another web page.
+ */
+export interface ControlGuard {
+  /** Origins trusted besides loopback ones (`http://localhost:5173`, `http://127.0.0.1:*`, `http://[::1]`). */
+  allowOrigins: readonly string[]
+  /** Host names the control API answers besides loopback names: the server's own addresses, `--allowed-host`. */
+  allowedHosts: readonly string[]
+  /** When set, every control request must carry it in `X-Mock-Control-Token` (a server bound beyond loopback). */
+  token?: string
+}
+
+export const CONTROL_TOKEN_HEADER = 'x-mock-control-token'
+
+/** Whether a host name (no port; IPv6 in brackets or not) is this machine's loopback. */
+export function isLoopbackHost(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[|\]$/g, '')
+  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name)
+}
+
+/** Whether a page of `origin` may drive the control API (and be granted CORS on it). */
+export function trustedOrigin(origin: string, guard: ControlGuard): boolean {
+  if (guard.allowOrigins.includes(origin)) return true
+  if (!URL.canParse(origin)) return false
+  const url = new URL(origin)
+  return /^https?:$/.test(url.protocol) && isLoopbackHost(url.hostname)
+}
+
+/**
+ * Refuses control requests that could come from somewhere other than the developer's own
+ * pages and tools: a Host that is not this server's (DNS rebinding), a missing control
+ * token, a state-changing request from a foreign origin or with a body that is not JSON
+ * (a "simple" cross-site request needs no preflight). The API itself is left alone: it
+ * answers any origin, as documented.
+ */
+export function withControlGuard(next: Answer, guard: ControlGuard): Answer {
+  // Read on every request: a server learns its own addresses once it listens.
+  const allowedHost = (hostname: string) =>
+    guard.allowedHosts.some((host) => host.toLowerCase().replace(/^\[|\]$/g, '') === hostname.replace(/^\[|\]$/g, ''))
+  return async (exchange) => {
+    const { request, url } = exchange
+    if (!url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return next(exchange)
+    const hostname = url.hostname.toLowerCase()
+    if (!isLoopbackHost(hostname) && !allowedHost(hostname)) {
+      return httpError(
+        403,
+        `Host not allowed: ${url.host}. Start the mock with --allowed-host ${url.hostname} to use its control API under that name.`,
+      )
+    }
+    if (guard.token !== undefined && request.headers.get(CONTROL_TOKEN_HEADER) !== guard.token) {
+      return httpError(401, `The control API needs the ${CONTROL_TOKEN_HEADER} header the server printed at start.`)
+    }
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return next(exchange)
+    const origin = request.headers.get('origin')
+    if (origin !== null && !trustedOrigin(origin, guard)) {
+      return httpError(
+        403,
+        `Control requests from ${origin} are refused: only loopback pages may change the mock. Start it with --allow-origin ${origin} to trust that page.`,
+      )
+    }
+    // What a browser can send cross-site without a preflight always declares its length.
+    const contentType = request.headers.get('content-type')
+    const hasBody = contentType !== null || Number(request.headers.get('content-length') ?? 0) > 0
+    if (hasBody && !(contentType && isJsonContentType(contentType))) {
+      return httpError(415, 'Control requests with a body must say Content-Type: application/json.')
+    }
+    return next(exchange)
+  }
+}
