@@ -1,14 +1,13 @@
 import type { z } from 'zod'
-import type { Profile } from '../model/profile.js'
-import { BulkAddPath, BulkAddValues, ListPersonasQuery, listRulesQuery, ListRulesPath } from '../model/requests.js'
+import { OPERATION_NAMES, type OperationName, type Profile } from '../model/profile.js'
+import { BulkAddPath, bulkAddValues, listPersonasQuery, listRulesQuery, ListRulesPath } from '../model/requests.js'
 import { DemographicValue, PersonaListResponse, PolicyRuleListResponse } from '../model/schemas.js'
 import type { Route } from '../fastapi/router.js'
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>
 
-/** The endpoint names, which are also the operationIds' stems and the faults' keys. */
-export const OPERATION_NAMES = ['list_personas', 'bulk_add_values', 'list_policy_rules'] as const
-export type OperationName = (typeof OPERATION_NAMES)[number]
+/** The endpoint names live in model/ (the profile names them too); api/ is where the rest of the mock finds them. */
+export { OPERATION_NAMES, type OperationName }
 
 /**
  * A route of the API as data, with what FastAPI knows of its endpoint (and puts in
@@ -17,11 +16,11 @@ export type OperationName = (typeof OPERATION_NAMES)[number]
 export interface ApiRoute extends Route {
   readonly name: OperationName
   readonly tags: readonly string[]
-  /** Path and query parameters in signature order, and the body model. */
+  /** Path and query parameters in signature order, and the body model (the profile may change them). */
   readonly request: {
     path?: ObjectSchema
     query?: (profile: Profile) => ObjectSchema
-    body?: ObjectSchema
+    body?: (profile: Profile) => ObjectSchema
   }
   /** The response model and the success status (which may depend on the profile). */
   readonly response: { schema: z.ZodType; status: (profile: Profile) => number }
@@ -38,7 +37,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'GET',
     path: '/v1/personas/',
     tags: ['Agent Environment', 'personas'],
-    request: { query: () => ListPersonasQuery },
+    request: { query: listPersonasQuery },
     response: { schema: PersonaListResponse, status: () => 200 },
   },
   {
@@ -46,7 +45,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'POST',
     path: '/v1/demographics/{dimension_id}/values/bulk',
     tags: ['demographics'],
-    request: { path: BulkAddPath, body: BulkAddValues },
+    request: { path: BulkAddPath, body: bulkAddValues },
     response: { schema: DemographicValue.array(), status: (profile) => profile.bulkAddStatus },
   },
   {
@@ -54,7 +53,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'GET',
     path: '/v1/policies/{policy_id}/rules',
     tags: ['Agent Environment', 'policies'],
-    request: { path: ListRulesPath, query: (profile) => listRulesQuery(profile.rulesPaging) },
+    request: { path: ListRulesPath, query: listRulesQuery },
     response: { schema: PolicyRuleListResponse, status: () => 200 },
   },
 ]

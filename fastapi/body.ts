@@ -1,7 +1,8 @@
+import { jsonDecodeIssue, type DialectSettings } from '../pydantic/dialect.js'
 import { MISSING, type Input } from '../pydantic/validate.js'
-import type { PydanticError } from '../pydantic/errors.js'
+import { decodePythonText } from '../python/bytes-decode.js'
 import { decodeJsonBody } from '../python/json-decode.js'
-import { PyDict } from '../python/value.js'
+import { PythonStringBuilder } from '../python/string-builder.js'
 import { httpError, validationError } from './responses.js'
 
 /**
@@ -12,7 +13,7 @@ import { httpError, validationError } from './responses.js'
  * size limit before.)
  * @returns the body as Python holds it, or MISSING when there is none (also for JSON `null`).
  */
-export async function readBody(request: Request): Promise<Input> {
+export async function readBody(request: Request, settings: DialectSettings): Promise<Input> {
   const bytes = new Uint8Array(await request.arrayBuffer())
   if (bytes.byteLength === 0) return MISSING
   const contentType = request.headers.get('content-type')
@@ -24,16 +25,16 @@ export async function readBody(request: Request): Promise<Input> {
   const decoded = decodeJsonBody(bytes)
   if (decoded.ok) return decoded.value === null ? MISSING : decoded.value
   if (decoded.kind === 'unparseable') throw httpError(400, 'There was an error parsing the body')
-  throw validationError([jsonInvalid(decoded.pos, decoded.msg)])
+  throw validationError([jsonDecodeIssue(settings, decoded.msg, decoded.pos, () => decodedText(bytes))])
 }
 
-const jsonInvalid = (pos: number, error: string): PydanticError => ({
-  type: 'json_invalid',
-  loc: ['body', pos],
-  msg: 'JSON decode error',
-  input: new PyDict(),
-  ctx: { error },
-})
+/** The body as `json.loads` decoded it (pydantic 1's error echoes it whole). */
+function decodedText(bytes: Uint8Array): { points: Uint32Array; text: string } {
+  const points = decodePythonText(bytes) ?? new Uint32Array()
+  const builder = new PythonStringBuilder()
+  builder.pushRange(points, 0, points.length)
+  return { points, text: builder.take() }
+}
 
 /**
  * `email.message.Message` content-type parsing as FastAPI uses it: the part before `;`,

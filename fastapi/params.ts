@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { MISSING, validatePython, type Input, type ValidationSettings } from '../pydantic/validate.js'
-import type { PydanticError } from '../pydantic/errors.js'
+import { validateInput, type DialectSettings, type ValidationIssue } from '../pydantic/dialect.js'
+import { MISSING, type Input } from '../pydantic/validate.js'
 import { validationError } from './responses.js'
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>
@@ -17,12 +17,12 @@ export interface ParamSource {
  * in signature order, all errors collected.
  * @returns the validated values of every group, merged, and the errors in FastAPI's order.
  */
-export function validateParams(groups: readonly ParamSource[], settings: ValidationSettings) {
+export function validateParams(groups: readonly ParamSource[], settings: DialectSettings) {
   const values: Record<string, unknown> = {}
-  const errors: PydanticError[] = []
+  const errors: ValidationIssue[] = []
   for (const { source, schema, read } of groups) {
     for (const [name, field] of Object.entries(schema.shape)) {
-      const outcome = validatePython(field, read(name, isListField(field)), [source, name], settings)
+      const outcome = validateInput(field, read(name, isListField(field)), [source, name], settings)
       if (outcome.ok) values[name] = outcome.value
       else errors.push(...outcome.errors)
     }
@@ -31,7 +31,7 @@ export function validateParams(groups: readonly ParamSource[], settings: Validat
 }
 
 /** Answers 422 with every error collected, if there is any. */
-export function throwIfInvalid(errors: readonly PydanticError[]): void {
+export function throwIfInvalid(errors: readonly ValidationIssue[]): void {
   if (errors.length) throw validationError(errors)
 }
 

@@ -1,4 +1,4 @@
-import type { PydanticError } from '../pydantic/errors.js'
+import type { ValidationIssue } from '../pydantic/dialect.js'
 import { encodePythonJson } from '../python/json-encode.js'
 import { statusPhrase } from './status-phrases.js'
 
@@ -109,7 +109,7 @@ export const httpError = (status: number, detail: string, headers: Record<string
   jsonResponse(status, { detail }, headers)
 
 /** FastAPI's `RequestValidationError` handler. */
-export const validationError = (errors: readonly PydanticError[]): Response => jsonResponse(422, { detail: errors })
+export const validationError = (errors: readonly ValidationIssue[]): Response => jsonResponse(422, { detail: errors })
 
 /** Starlette's 404 for a path no route matches. */
 export const notFound = (): Response => httpError(404, 'Not Found')

@@ -1,5 +1,6 @@
 import type { Claims } from '../auth/claims.js'
 import type { Profile } from '../model/profile.js'
+import { errorText } from './error-texts.js'
 import { httpError } from './responses.js'
 
 const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer' }
@@ -9,32 +10,38 @@ const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer' }
  * or a thrown 401/403 answer. Runs before any parameter validation, as dependencies do.
  * Credentials are not trimmed (FastAPI strips them only from 0.128.1 on).
  */
-export async function authenticate(request: Request, profile: Profile, verify: (token: string) => Promise<Claims | undefined>): Promise<Claims> {
+export async function authenticate(
+  request: Request,
+  profile: Profile,
+  verify: (token: string) => Promise<Claims | undefined>,
+): Promise<Claims> {
   const authorization = request.headers.get('authorization')
   const [scheme, credentials] = partition(authorization ?? '', ' ')
   if (!authorization || !scheme || !credentials) throw notAuthenticated(profile)
   if (scheme.toLowerCase() !== 'bearer') {
-    throw profile.missingCredentialsStatus === 403 ? httpError(403, 'Invalid authentication credentials') : notAuthenticated(profile)
+    throw profile.missingCredentialsStatus === 403
+      ? httpError(403, 'Invalid authentication credentials')
+      : notAuthenticated(profile)
   }
   const claims = await verify(credentials)
-  if (!claims) throw httpError(401, 'Could not validate credentials', BEARER_CHALLENGE)
+  if (!claims) throw httpError(401, errorText(profile, 'invalidToken'), BEARER_CHALLENGE)
   return claims
 }
 
 const notAuthenticated = (profile: Profile) =>
   profile.missingCredentialsStatus === 403
-    ? httpError(403, 'Not authenticated')
-    : httpError(401, 'Not authenticated', BEARER_CHALLENGE)
+    ? httpError(403, errorText(profile, 'notAuthenticated'))
+    : httpError(401, errorText(profile, 'notAuthenticated'), BEARER_CHALLENGE)
 
 /** `require(permission)`: super admins have every permission. */
-export function requirePermission(claims: Claims, permission: string): void {
+export function requirePermission(claims: Claims, permission: string, profile: Profile): void {
   if (!claims.is_super_admin && !claims.permissions.includes(permission)) {
-    throw httpError(403, `Missing permission: ${permission}`)
+    throw httpError(403, errorText(profile, 'missingPermission', { permission }))
   }
 }
 
-export function requireSuperAdmin(claims: Claims): void {
-  if (!claims.is_super_admin) throw httpError(403, 'Super admin permission required')
+export function requireSuperAdmin(claims: Claims, profile: Profile): void {
+  if (!claims.is_super_admin) throw httpError(403, errorText(profile, 'superAdminRequired'))
 }
 
 /** Python's `str.partition`. */

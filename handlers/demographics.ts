@@ -1,10 +1,11 @@
 import { addValues, type NewValue } from '../model/bulk-add.js'
-import { BulkAddPath, BulkAddValues } from '../model/requests.js'
+import { BulkAddPath, bulkAddValues as bulkAddBody } from '../model/requests.js'
 import { DemographicValue } from '../model/schemas.js'
 import { readBody } from '../fastapi/body.js'
+import { errorText } from '../fastapi/error-texts.js'
 import { pathReader, throwIfInvalid, validateParams } from '../fastapi/params.js'
-import { MISSING, validatePython } from '../pydantic/validate.js'
-import { pydanticError } from '../pydantic/errors.js'
+import { missingBody, unwritableValues, validateInput, type Outcome } from '../pydantic/dialect.js'
+import { MISSING } from '../pydantic/validate.js'
 import { arrayResponse, httpError } from '../fastapi/responses.js'
 import { authenticate, requireSuperAdmin } from '../fastapi/security.js'
 import type { Operation } from './operation.js'
@@ -15,17 +16,23 @@ import { writeResource } from '../wire/encode.js'
  * nothing. The body is read (and invalid JSON refused) before authentication, as FastAPI does.
  */
 export const bulkAddValues: Operation = async ({ request, params, world, profile, verifyToken }) => {
-  const body = await readBody(request)
+  const body = await readBody(request, profile)
   const user = await authenticate(request, profile, verifyToken)
-  requireSuperAdmin(user)
+  requireSuperAdmin(user, profile)
   const path = validateParams([{ source: 'path', schema: BulkAddPath, read: pathReader(params) }], profile)
-  const items = body === MISSING ? { ok: false as const, errors: [pydanticError('missing', ['body'], null)] } : validatePython(BulkAddValues, body, ['body'], profile)
+  const items: Outcome =
+    body === MISSING
+      ? { ok: false, errors: [missingBody(profile)] }
+      : validateInput(bulkAddBody(profile), body, ['body'], profile)
   throwIfInvalid([...path.errors, ...(items.ok ? [] : items.errors)])
   const dimension = world.dimensionById().get(path.values.dimension_id as string)
-  if (!dimension) throw httpError(404, 'Dimension not found')
-  const { values } = (items as { value: { values: NewValue[] } }).value
+  if (!dimension) throw httpError(404, errorText(profile, 'dimensionNotFound'))
+  const accepted = (items as { value: { values: NewValue[] } }).value
+  throwIfInvalid(unwritableValues(profile, accepted, ['body']))
+  const { values } = accepted
   const result = await addValues(world, dimension.id, values, profile.bulkDuplicates)
-  if ('duplicates' in result) throw httpError(409, `Duplicate values: ${result.duplicates.join(', ')}`)
+  if ('duplicates' in result)
+    throw httpError(409, errorText(profile, 'duplicateValues', { values: result.duplicates.join(', ') }))
   return arrayResponse(
     profile.bulkAddStatus,
     result.added.map((value) => writeResource(DemographicValue, value, profile)),

@@ -1,8 +1,9 @@
 import { Permission } from '../auth/claims.js'
 import { queryPersonas } from '../model/persona-index.js'
-import { ListPersonasQuery } from '../model/requests.js'
+import { listPersonasQuery } from '../model/requests.js'
 import { Persona } from '../model/schemas.js'
 import { queryReader, throwIfInvalid, validateParams } from '../fastapi/params.js'
+import { errorText } from '../fastapi/error-texts.js'
 import { httpError, listResponse } from '../fastapi/responses.js'
 import { authenticate, requirePermission } from '../fastapi/security.js'
 import { toIndex, type Operation } from './operation.js'
@@ -15,12 +16,13 @@ import { encodeListed } from '../wire/encode.js'
  */
 export const listPersonas: Operation = async ({ request, query, world, profile, verifyToken }) => {
   const user = await authenticate(request, profile, verifyToken)
-  requirePermission(user, Permission.personaRead)
-  const { values, errors } = validateParams([{ source: 'query', schema: ListPersonasQuery, read: queryReader(query) }], profile)
+  requirePermission(user, Permission.personaRead, profile)
+  const parameters = { source: 'query' as const, schema: listPersonasQuery(profile), read: queryReader(query) }
+  const { values, errors } = validateParams([parameters], profile)
   throwIfInvalid(errors)
   const teamId = (values.team_id as string | null) ?? user.team_id
-  if (!teamId) throw httpError(400, 'team_id is required')
-  if (!user.is_super_admin && teamId !== user.team_id) throw httpError(403, 'Not authorized for this team')
+  if (!teamId) throw httpError(400, errorText(profile, 'teamRequired'))
+  if (!user.is_super_admin && teamId !== user.team_id) throw httpError(403, errorText(profile, 'teamForbidden'))
   const filter = {
     intents: values.intents as string[] | null,
     isPreset: values.is_preset as boolean | null,

@@ -1,9 +1,9 @@
 import { Permission } from '../auth/claims.js'
-import type { Profile } from '../model/profile.js'
 import { pageRange } from '../model/paging.js'
 import { listRulesQuery, ListRulesPath } from '../model/requests.js'
 import { PolicyRule } from '../model/schemas.js'
 import { pathReader, queryReader, throwIfInvalid, validateParams } from '../fastapi/params.js'
+import { errorText } from '../fastapi/error-texts.js'
 import { httpError, listResponse } from '../fastapi/responses.js'
 import { authenticate, requirePermission } from '../fastapi/security.js'
 import { toIndex, type Operation } from './operation.js'
@@ -15,28 +15,20 @@ import { encodeListed } from '../wire/encode.js'
  */
 export const listPolicyRules: Operation = async ({ request, params, query, world, profile, verifyToken }) => {
   const user = await authenticate(request, profile, verifyToken)
-  requirePermission(user, Permission.policyRead)
+  requirePermission(user, Permission.policyRead, profile)
   const { limit, offset } = profile.rulesPaging
   const { values, errors } = validateParams(
     [
       { source: 'path', schema: ListRulesPath, read: pathReader(params) },
-      { source: 'query', schema: rulesQuery(profile), read: queryReader(query) },
+      { source: 'query', schema: listRulesQuery(profile), read: queryReader(query) },
     ],
     profile,
   )
   throwIfInvalid(errors)
   const policy = world.policyById().get(values.policy_id as string)
-  if (!policy || (!user.is_super_admin && policy.team_id !== user.team_id)) throw httpError(404, 'Policy not found')
+  if (!policy || (!user.is_super_admin && policy.team_id !== user.team_id))
+    throw httpError(404, errorText(profile, 'policyNotFound'))
   const rules = world.rulesByPolicy().get(policy.id) ?? []
   const page = pageRange(rules.length, toIndex(values[offset]), toIndex(values[limit]))
   return listResponse(encodeListed(PolicyRule, rules, page, profile, world), rules.length)
-}
-
-const rulesQueries = new WeakMap<Profile['rulesPaging'], ReturnType<typeof listRulesQuery>>()
-
-/** The rules query schema for a profile's paging names, built once per profile. */
-function rulesQuery(profile: Profile) {
-  let schema = rulesQueries.get(profile.rulesPaging)
-  if (!schema) rulesQueries.set(profile.rulesPaging, (schema = listRulesQuery(profile.rulesPaging)))
-  return schema
 }

@@ -1,5 +1,31 @@
 import { z } from 'zod'
 
+/** The endpoint names, which are also the operationIds' stems and the faults' keys (re-exported by api/routes.ts). */
+export const OPERATION_NAMES = ['list_personas', 'bulk_add_values', 'list_policy_rules'] as const
+export type OperationName = (typeof OPERATION_NAMES)[number]
+
+/**
+ * The `detail` of each refusal the imagined server writes itself (FastAPI's own 404/405/422 texts are not
+ * here). `{permission}` and `{values}` are placeholders.
+ */
+export const DEFAULT_ERROR_TEXTS = {
+  notAuthenticated: 'Not authenticated',
+  invalidToken: 'Could not validate credentials',
+  teamForbidden: 'Not authorized for this team',
+  teamRequired: 'team_id is required',
+  missingPermission: 'Missing permission: {permission}',
+  superAdminRequired: 'Super admin permission required',
+  policyNotFound: 'Policy not found',
+  dimensionNotFound: 'Dimension not found',
+  duplicateValues: 'Duplicate values: {values}',
+} as const
+export type ErrorTextName = keyof typeof DEFAULT_ERROR_TEXTS
+
+const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+const bound = (fallback: number, minimum: number) => z.int().min(minimum).nullable().default(fallback)
+const statuses = z.array(z.int().min(400).max(599)).optional()
+const errorTexts = Object.fromEntries(Object.keys(DEFAULT_ERROR_TEXTS).map((name) => [name, z.string().optional()]))
+
 /**
  * Where the API description is silent, `decisions.md` settles a default and names the
  * switch. A team aligns the mock with its real server by changing these (the contract
@@ -15,18 +41,43 @@ export const Profile = z
     bulkDuplicates: z.enum(['skip', 'reject']).default('skip'),
     /** Unit of every integer timestamp on the wire. */
     timestampUnit: z.enum(['s', 'ms']).default('s'),
-    /** pydantic version: only the UUID "invalid character" message differs. */
-    pydantic: z.enum(['2.12', '2.13']).default('2.12'),
+    /**
+     * pydantic version. `2.12`/`2.13` differ only in the UUID "invalid character" message; `1` is FastAPI 0.92 +
+     * pydantic 1.10: pydantic 1's 422 bodies, lax coercions and OpenAPI 3.0.2 dialect.
+     */
+    pydantic: z.enum(['2.12', '2.13', '1']).default('2.12'),
     /** Names and default of the rules paging parameters. */
     rulesPaging: z
       .object({
-        limit: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('limit'),
-        offset: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('offset'),
+        limit: identifier.default('limit'),
+        offset: identifier.default('offset'),
         defaultLimit: z.int().min(1).max(1000).default(100),
       })
       .strict()
       .refine((paging) => paging.limit !== paging.offset, 'limit and offset need two different names')
       .default({ limit: 'limit', offset: 'offset', defaultLimit: 100 }),
+    /** `enum`: the `intents` query values are `List[Intent]` (an unknown one is a 422), not `List[str]`. */
+    intents: z.enum(['string', 'enum']).default('string'),
+    /** The declared bounds; `null`: the server declares and enforces none (`valueMaxLength: null` is a plain `str`). */
+    bounds: z
+      .object({
+        personasLimitMax: bound(100, 1),
+        rulesLimitMax: bound(1000, 1),
+        bulkMaxItems: bound(1000, 0),
+        valueMaxLength: bound(255, 1),
+      })
+      .strict()
+      .default({ personasLimitMax: 100, rulesLimitMax: 1000, bulkMaxItems: 1000, valueMaxLength: 255 }),
+    /** Error answers an operation declares in /openapi.json (`responses={401: {"description": "Unauthorized"}}`). */
+    declaredErrors: z
+      .object({ list_personas: statuses, bulk_add_values: statuses, list_policy_rules: statuses })
+      .strict()
+      .default({}),
+    /** The `detail` texts of the server's own 400/401/403/404/409 answers, over {@link DEFAULT_ERROR_TEXTS}. */
+    errorTexts: z
+      .object(errorTexts as Record<ErrorTextName, z.ZodOptional<z.ZodString>>)
+      .strict()
+      .default({}),
   })
   .strict()
 

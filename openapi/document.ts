@@ -1,8 +1,25 @@
 import type { z } from 'zod'
 import { API_ROUTES, type ApiRoute } from '../api/routes.js'
 import type { Profile } from '../model/profile.js'
-import { fieldInfo, fieldSchema, pythonTitle, SchemaRegistry, titleShouldBeSet, typeSchema, type JsonSchema } from '../pydantic/json-schema.js'
+import {
+  fieldInfo,
+  fieldSchema,
+  pythonTitle,
+  SchemaRegistry,
+  typeSchema,
+  type JsonSchema,
+} from '../pydantic/json-schema.js'
 import { componentSchemas } from './schema-key-order.js'
+import {
+  declaredErrorResponses,
+  isBodyAllowed,
+  JSON_MEDIA_TYPE,
+  operationId,
+  operationResponses,
+  operationSummary,
+  parameterFields,
+} from './operation-parts.js'
+import { buildV1Document } from './pydantic-v1.js'
 
 /**
  * The OpenAPI document of the imagined FastAPI application (`decisions.md`), as FastAPI 0.128.0 with
@@ -19,14 +36,14 @@ import { componentSchemas } from './schema-key-order.js'
  * default never shows up as `"default": null`.
  */
 
-const JSON_MEDIA_TYPE = 'application/json'
-
 /**
  * Builds the document FastAPI would serve for the imagined app under `profile` (the bulk add's
- * status and the rules paging parameters are profile settings, so the document follows them).
+ * status, the rules paging parameters, the bounds and declared errors are profile settings, so the
+ * document follows them). With `pydantic: '1'` it is FastAPI 0.92's document (`pydantic-v1.ts`).
  * @example JSON.stringify(buildOpenApiDocument(DEFAULT_PROFILE)) // the bytes of GET /openapi.json
  */
 export function buildOpenApiDocument(profile: Profile): object {
+  if (profile.pydantic === '1') return buildV1Document(profile)
   const registry = new SchemaRegistry()
   const paths: JsonSchema = {}
   for (const route of API_ROUTES) {
@@ -49,34 +66,18 @@ export function buildOpenApiDocument(profile: Profile): object {
 function operationObject(route: ApiRoute, profile: Profile, registry: SchemaRegistry): JsonSchema {
   const operation: JsonSchema = {
     tags: [...route.tags],
-    summary: pythonTitle(route.name.replaceAll('_', ' ')),
+    summary: operationSummary(route),
     operationId: operationId(route),
     security: [{ HTTPBearer: [] }],
   }
-  const parameters = operationParameters(route, profile, registry)
+  const parameters = parameterFields(route, profile).map(({ name, location, field }) =>
+    parameterObject(name, location, field, registry),
+  )
   if (parameters.length > 0) operation['parameters'] = parameters
-  const body = route.request.body
+  const body = route.request.body?.(profile)
   if (body) operation['requestBody'] = requestBodyObject(body, registry)
   operation['responses'] = responsesObject(route, profile, registry, parameters.length > 0 || body !== undefined)
   return operation
-}
-
-/** `fastapi.utils.generate_unique_id`: the endpoint name and path, every non-word character an underscore. */
-function operationId(route: ApiRoute): string {
-  return `${route.name}${route.path}`.replace(/[^\p{L}\p{N}_]/gu, '_') + `_${route.method.toLowerCase()}`
-}
-
-/** Path parameters first, then query parameters, each group in signature (shape) order. */
-function operationParameters(route: ApiRoute, profile: Profile, registry: SchemaRegistry): JsonSchema[] {
-  const groups: Array<[string, z.ZodObject<z.ZodRawShape> | undefined]> = [
-    ['path', route.request.path],
-    ['query', route.request.query?.(profile)],
-  ]
-  return groups.flatMap(([location, object]) =>
-    Object.entries(object?.shape ?? {}).map(([name, field]) =>
-      parameterObject(name, location, field as z.ZodType, registry),
-    ),
-  )
 }
 
 /** `_get_openapi_operation_parameters`: name, in, required, schema, then the description if any. */
@@ -95,21 +96,20 @@ function requestBodyObject(body: z.ZodType, registry: SchemaRegistry): JsonSchem
   return { required: true, content: { [JSON_MEDIA_TYPE]: { schema } } }
 }
 
-/** The success response (status from the route, maybe from the profile), then the 422 when there is input. */
-function responsesObject(route: ApiRoute, profile: Profile, registry: SchemaRegistry, hasInput: boolean): JsonSchema {
+/** The success response (status from the route, maybe from the profile), the declared errors, then the 422. */
+function responsesObject(route: ApiRoute, profile: Profile, registry: SchemaRegistry, hasInput: boolean): object {
   const status = route.response.status(profile)
   const success: JsonSchema = { description: 'Successful Response' }
   if (isBodyAllowed(status)) success['content'] = { [JSON_MEDIA_TYPE]: { schema: responseSchema(route, registry) } }
-  const responses: JsonSchema = { [String(status)]: success }
-  if (hasInput) {
-    responses['422'] = { description: 'Validation Error', content: { [JSON_MEDIA_TYPE]: { schema: registry.useValidationError() } } }
-  }
-  return responses
-}
-
-/** `fastapi.utils.is_body_allowed_for_status_code`. */
-function isBodyAllowed(status: number): boolean {
-  return !(status < 200 || status === 204 || status === 205 || status === 304)
+  const validationError = () => ({
+    description: 'Validation Error',
+    content: { [JSON_MEDIA_TYPE]: { schema: registry.useValidationError() } },
+  })
+  return operationResponses(
+    [String(status), success],
+    declaredErrorResponses(route, profile),
+    hasInput ? validationError : undefined,
+  )
 }
 
 /**

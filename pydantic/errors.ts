@@ -38,6 +38,7 @@ const TEMPLATES: Record<string, (ctx: Ctx) => string> = {
   model_attributes_type: () => 'Input should be a valid dictionary or object to extract fields from',
   uuid_type: () => 'UUID input should be a string, bytes or UUID object',
   uuid_parsing: (ctx) => `Input should be a valid UUID, ${ctx.error}`,
+  enum: (ctx) => `Input should be ${ctx.expected}`,
   too_long: (ctx) =>
     `${ctx.field_type} should have at most ${ctx.max_length} item${plural(ctx.max_length)} after validation, not ${ctx.actual_length}`,
 }
@@ -45,10 +46,24 @@ const TEMPLATES: Record<string, (ctx: Ctx) => string> = {
 const plural = (count: unknown) => (count === 1 ? '' : 's')
 
 /**
+ * pydantic-core's `expected` of an `enum` error: the values' reprs, `, `-separated, ` or ` before the last.
+ * @example expectedValues(['a', 'b', 'c']) // "'a', 'b' or 'c'"
+ */
+export function expectedValues(values: readonly string[]): string {
+  const reprs = values.map((value) => `'${value}'`)
+  return reprs.length < 2 ? (reprs[0] ?? '') : `${reprs.slice(0, -1).join(', ')} or ${reprs.at(-1)}`
+}
+
+/**
  * Builds a pydantic error of `type` with its message.
  * @example pydanticError('greater_than_equal', ['query', 'limit'], '0', { ge: 1 })
  */
-export function pydanticError(type: keyof typeof TEMPLATES & string, loc: Loc, input: PyValue | undefined, ctx?: Ctx): PydanticError {
+export function pydanticError(
+  type: keyof typeof TEMPLATES & string,
+  loc: Loc,
+  input: PyValue | undefined,
+  ctx?: Ctx,
+): PydanticError {
   const template = TEMPLATES[type]
   if (!template) throw new Error(`No pydantic message template for error type "${type}"`)
   const msg = template(ctx ?? {})

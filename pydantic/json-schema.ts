@@ -17,10 +17,10 @@ export function isJsonObject(value: unknown): value is JsonSchema {
 
 export type Mode = 'validation' | 'serialization'
 
-const REF_PREFIX = '#/components/schemas/'
+export const REF_PREFIX = '#/components/schemas/'
 
 /** FastAPI's own 422 component schemas, as emitted up to 0.128.0 (0.128.1 added `input` and `ctx`). */
-const VALIDATION_ERROR: JsonSchema = {
+export const VALIDATION_ERROR: JsonSchema = {
   title: 'ValidationError',
   type: 'object',
   properties: {
@@ -30,7 +30,7 @@ const VALIDATION_ERROR: JsonSchema = {
   },
   required: ['loc', 'msg', 'type'],
 }
-const HTTP_VALIDATION_ERROR: JsonSchema = {
+export const HTTP_VALIDATION_ERROR: JsonSchema = {
   title: 'HTTPValidationError',
   type: 'object',
   properties: { detail: { title: 'Detail', type: 'array', items: { $ref: `${REF_PREFIX}ValidationError` } } },
@@ -53,6 +53,9 @@ const PYTHON_TYPES = new Map<z.ZodType, () => JsonSchema>([
   [schemas.SortOrder, () => ({ type: 'integer' })],
   [schemas.DemographicValue.shape.value_metadata, () => ({ type: 'object', additionalProperties: true })],
 ])
+
+/** The JSON schema pydantic 2 gives a project schema that stands for a Python type (see PYTHON_TYPES). */
+export const pythonTypeSchema = (schema: z.ZodType): JsonSchema | undefined => PYTHON_TYPES.get(schema)?.()
 
 /**
  * The Python class name of each model and enum: the zod export name, as the imagined app names its
@@ -269,7 +272,9 @@ function checkConstraints(schema: z.ZodType): Record<string, unknown> {
   const found: Record<string, unknown> = {}
   const checks = (schema._zod.def.checks ?? []) as Array<{ _zod: { def: CheckDef } }>
   const lengthKeywords = schema instanceof z.ZodArray ? ['minItems', 'maxItems'] : ['minLength', 'maxLength']
-  for (const { _zod: { def } } of checks) {
+  for (const {
+    _zod: { def },
+  } of checks) {
     if (def.check === 'greater_than') found[def.inclusive ? 'minimum' : 'exclusiveMinimum'] = def.value
     else if (def.check === 'less_than') found[def.inclusive ? 'maximum' : 'exclusiveMaximum'] = def.value
     else if (def.check === 'multiple_of') found['multipleOf'] = def.value
@@ -278,7 +283,8 @@ function checkConstraints(schema: z.ZodType): Record<string, unknown> {
     else if (def.check === 'length_equals') {
       found[lengthKeywords[0]!] = def.length
       found[lengthKeywords[1]!] = def.length
-    } else if (def.check === 'string_format' && def.format === 'regex' && def.pattern) found['pattern'] = def.pattern.source
+    } else if (def.check === 'string_format' && def.format === 'regex' && def.pattern)
+      found['pattern'] = def.pattern.source
   }
   return found
 }
@@ -302,22 +308,29 @@ function flattenedAnyOf(members: JsonSchema[]): JsonSchema {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (isJsonObject(value)) {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
+      .join(',')}}`
   }
   return JSON.stringify(value)
 }
 
 /**
- * The class name of a model or enum. A `.strict()` (or other) variant of a named object has a new
- * identity but the same fields: it is still that model (the mock uses strictness to pick a union
- * branch; the Python model is the same class).
+ * The class name of a model or enum (exported by model/, or titled there). A `.strict()` (or other)
+ * variant of a named object has a new identity but the same fields: it is still that model (the mock
+ * uses strictness to pick a union branch; the Python model is the same class).
  */
-function modelName(schema: z.ZodType): string | undefined {
-  const direct = MODEL_NAMES.get(schema)
+export function modelName(schema: z.ZodType): string | undefined {
+  const direct = MODEL_NAMES.get(schema) ?? classTitle(schema)
   if (direct !== undefined || !(schema instanceof z.ZodObject)) return direct
   for (const [candidate, name] of MODEL_NAMES) if (sameShape(candidate, schema)) return name
   return undefined
 }
+
+/** A model built per profile (model/requests.ts) carries its class name as its zod `title`. */
+const classTitle = (schema: z.ZodType): string | undefined =>
+  schema instanceof z.ZodObject ? (z.globalRegistry.get(schema)?.title ?? undefined) : undefined
 
 function sameShape(a: z.ZodType, b: z.ZodType): boolean {
   if (!(a instanceof z.ZodObject) || !(b instanceof z.ZodObject)) return false

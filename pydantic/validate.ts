@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { parseLaxBool } from '../python/lax-bool.js'
 import { validatePythonInt } from '../python/lax-int.js'
-import { pydanticError, type Loc, type PydanticError } from './errors.js'
+import { expectedValues, pydanticError, type Loc, type PydanticError } from './errors.js'
 import { PyDict, PyFloat, type PyValue } from '../python/value.js'
 import { parseUuid } from '../python/uuid.js'
 
@@ -30,17 +30,25 @@ type Def = Schema['_zod']['def'] & Record<string, unknown>
  * single description of each parameter and body; this is the only code that knows pydantic.
  *
  * Supported: objects (models), string (with min/max length; `z.uuid()` as `UUID`), int
- * (with inclusive bounds), boolean, array (with max length), record (`Dict[str, Any]`),
+ * (with inclusive bounds), boolean, `str` enums, array (with max length), record (`Dict[str, Any]`),
  * unknown, and the optional/nullable/default wrappers.
  *
  * @param missingInput what a `missing` error echoes: `null` for a parameter, the enclosing
  *   dict for a model field.
  */
-export function validatePython(schema: Schema, input: Input, loc: Loc, settings: ValidationSettings, missingInput: PyValue = null): Outcome {
+export function validatePython(
+  schema: Schema,
+  input: Input,
+  loc: Loc,
+  settings: ValidationSettings,
+  missingInput: PyValue = null,
+): Outcome {
   const def = schema._zod.def as Def
   switch (def.type) {
     case 'default':
-      return input === MISSING ? ok(toPython((def as unknown as { defaultValue: unknown }).defaultValue)) : validatePython(inner(def), input, loc, settings, missingInput)
+      return input === MISSING
+        ? ok(toPython((def as unknown as { defaultValue: unknown }).defaultValue))
+        : validatePython(inner(def), input, loc, settings, missingInput)
     case 'optional':
       return input === MISSING ? ok(null) : validatePython(inner(def), input, loc, settings, missingInput)
     case 'nullable':
@@ -54,6 +62,8 @@ export function validatePython(schema: Schema, input: Input, loc: Loc, settings:
       return validateInt(schema, input, loc)
     case 'boolean':
       return validateBool(input, loc)
+    case 'enum':
+      return validateEnum(def, input, loc)
     case 'array':
       return validateList(def, input, loc, settings)
     case 'object':
@@ -74,11 +84,14 @@ function validateString(schema: Schema, input: PyValue, loc: Loc): Outcome {
   if (typeof input !== 'string') return fail(pydanticError('string_type', loc, input))
   const { minLength, maxLength } = schema as unknown as { minLength: number | null; maxLength: number | null }
   // A plain `str` keeps a lone surrogate; a constrained one is read as UTF-8 first, which fails.
-  if ((minLength != null || maxLength != null) && hasLoneSurrogate(input)) return fail(pydanticError('string_unicode', loc, input))
+  if ((minLength != null || maxLength != null) && hasLoneSurrogate(input))
+    return fail(pydanticError('string_unicode', loc, input))
   // pydantic counts characters as Python does: code points, not UTF-16 units.
   const length = codePointLength(input)
-  if (minLength != null && length < minLength) return fail(pydanticError('string_too_short', loc, input, { min_length: minLength }))
-  if (maxLength != null && length > maxLength) return fail(pydanticError('string_too_long', loc, input, { max_length: maxLength }))
+  if (minLength != null && length < minLength)
+    return fail(pydanticError('string_too_short', loc, input, { min_length: minLength }))
+  if (maxLength != null && length > maxLength)
+    return fail(pydanticError('string_too_long', loc, input, { max_length: maxLength }))
   return ok(input)
 }
 
@@ -107,9 +120,21 @@ function validateBool(input: PyValue, loc: Loc): Outcome {
     const parsed = parseLaxBool(input)
     return parsed === undefined ? fail(pydanticError('bool_parsing', loc, input)) : ok(parsed)
   }
-  const number = typeof input === 'number' || typeof input === 'bigint' ? Number(input) : input instanceof PyFloat && Number.isInteger(input.value) ? input.value : undefined
+  const number =
+    typeof input === 'number' || typeof input === 'bigint'
+      ? Number(input)
+      : input instanceof PyFloat && Number.isInteger(input.value)
+        ? input.value
+        : undefined
   if (number === undefined) return fail(pydanticError('bool_type', loc, input))
   return number === 0 || number === 1 ? ok(number === 1) : fail(pydanticError('bool_parsing', loc, input))
+}
+
+/** A `str` Enum in lax mode: a string equal to a member's value (no case folding, no stripping). */
+function validateEnum(def: Def, input: PyValue, loc: Loc): Outcome {
+  const values = Object.values(def.entries as Record<string, string>)
+  if (typeof input === 'string' && values.includes(input)) return ok(input)
+  return fail(pydanticError('enum', loc, input, { expected: expectedValues(values) }))
 }
 
 /**
@@ -125,7 +150,13 @@ function validateList(def: Def, input: PyValue, loc: Loc, settings: ValidationSe
   for (const [index, item] of input.entries()) {
     const outcome = validatePython(element, item, [...loc, index], settings)
     if (maxLength !== undefined && index + 1 > maxLength) {
-      return fail(pydanticError('too_long', loc, input, { field_type: 'List', max_length: maxLength, actual_length: input.length }))
+      return fail(
+        pydanticError('too_long', loc, input, {
+          field_type: 'List',
+          max_length: maxLength,
+          actual_length: input.length,
+        }),
+      )
     }
     if (outcome.ok) values.push(outcome.value)
     else errors.push(...outcome.errors)
@@ -136,7 +167,8 @@ function validateList(def: Def, input: PyValue, loc: Loc, settings: ValidationSe
 type CheckDef = { check: string; maximum?: number; value?: number; inclusive?: boolean }
 const checksOf = (def: Def) => ((def.checks ?? []) as Array<{ _zod: { def: CheckDef } }>).map((check) => check._zod.def)
 
-const maxLengthCheck = (def: Def): number | undefined => checksOf(def).find((check) => check.check === 'max_length')?.maximum
+const maxLengthCheck = (def: Def): number | undefined =>
+  checksOf(def).find((check) => check.check === 'max_length')?.maximum
 
 /**
  * The bounds written on the schema (`.min()`, `.max()`), as pydantic's `ge`/`le`. zod's own
@@ -157,7 +189,13 @@ function validateModel(def: Def, input: PyValue, loc: Loc, settings: ValidationS
   const value: Record<string, unknown> = {}
   const errors: PydanticError[] = []
   for (const [name, field] of Object.entries(shape)) {
-    const outcome = validatePython(field, input.has(name) ? (input.get(name) as PyValue) : MISSING, [...loc, name], settings, input)
+    const outcome = validatePython(
+      field,
+      input.has(name) ? (input.get(name) as PyValue) : MISSING,
+      [...loc, name],
+      settings,
+      input,
+    )
     if (outcome.ok) value[name] = outcome.value
     else errors.push(...outcome.errors)
   }
