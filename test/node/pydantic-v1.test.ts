@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createMockServer, type MockServer } from 'agent-console-mock/node'
+import { client } from '../support/client.js'
+
+/**
+ * The `pydantic: '1'` profile answers as FastAPI 0.92 + pydantic 1.10 does. Every expected body below is
+ * what the reference app of test/fastapi (Debian's FastAPI 0.92 / pydantic 1.10.4) answered to the same request.
+ */
+let mock: MockServer
+let api: ReturnType<typeof client>
+let admin: string
+let reader: string
+const UNKNOWN = '5f0c2b8e-1d4a-4c6b-9e3f-7a8b9c0d1e2f'
+const bulk = (dimension = UNKNOWN) => `/v1/demographics/${dimension}/values/bulk`
+
+beforeAll(async () => {
+  mock = await createMockServer({ seed: 3, profile: { pydantic: '1', missingCredentialsStatus: 403, intents: 'enum' } })
+  api = client(mock)
+  ;({ super_admin: admin, team_reader: reader } = mock.fixtures.tokens)
+})
+afterAll(() => mock.close())
+
+const detail = (...errors: object[]) => JSON.stringify({ detail: errors })
+const notGe = (loc: unknown[], limit: number) => ({
+  loc,
+  msg: `ensure this value is greater than or equal to ${limit}`,
+  type: 'value_error.number.not_ge',
+  ctx: { limit_value: limit },
+})
+
+it('answers bad limits and offsets with pydantic 1 errors, in signature order, ctx only where pydantic 1 has one', async () => {
+  const res = await api.get('/v1/personas/?offset=x&limit=101', reader)
+  expect([res.status, res.headers.get('content-type'), res.text]).toEqual([
+    422,
+    'application/json',
+    detail(
+      {
+        loc: ['query', 'limit'],
+        msg: 'ensure this value is less than or equal to 100',
+        type: 'value_error.number.not_le',
+        ctx: { limit_value: 100 },
+      },
+      { loc: ['query', 'offset'], msg: 'value is not a valid integer', type: 'type_error.integer' },
+    ),
+  ])
+  expect((await api.get('/v1/personas/?limit=0&offset=-1', reader)).text).toBe(
+    detail(notGe(['query', 'limit'], 1), notGe(['query', 'offset'], 0)),
+  )
+})
+
+it("reads ints as Python int() does: spaces, underscores and other scripts' digits pass, decimals do not", async () => {
+  for (const limit of ['%205%20', '1_0', '%D9%A3', '%2B7'])
+    expect((await api.get(`/v1/personas/?limit=${limit}`, reader)).status, limit).toBe(200)
+  for (const limit of ['1.5', '1e2', '', '1__0']) {
+    expect((await api.get(`/v1/personas/?limit=${limit}`, reader)).text, limit).toBe(
+      detail({ loc: ['query', 'limit'], msg: 'value is not a valid integer', type: 'type_error.integer' }),
+    )
+  }
+})
+
+it('refuses malformed UUIDs with type_error.uuid, and takes what uuid.UUID() takes', async () => {
+  const invalid = detail({ loc: ['query', 'team_id'], msg: 'value is not a valid uuid', type: 'type_error.uuid' })
+  for (const id of ['not-a-uuid', '123', `${UNKNOWN.slice(0, -1)}g`, ''])
+    expect((await api.get(`/v1/personas/?team_id=${id}`, reader)).text, id).toBe(invalid)
+  const team = mock.fixtures.teams[0]!.id
+  for (const id of [
+    `%7B${team.toUpperCase()}%7D`,
+    `urn:uuid:${team}`,
+    team.replaceAll('-', ''),
+    `%2B${team.slice(1)}`,
+  ]) {
+    const res = await api.get(`/v1/personas/?team_id=${id}`, reader)
+    expect([res.status, res.text], id).toEqual(
+      id.startsWith('%2B') ? [403, '{"detail":"Not authorized for this team"}'] : [200, expect.any(String)],
+    )
+  }
+})
+
+it("takes pydantic 1's booleans (any case, no spaces) and refuses the rest", async () => {
+  for (const word of ['YES', 'off', 'T', 'n', '1', '0', 'oN'])
+    expect((await api.get(`/v1/personas/?is_preset=${word}`, reader)).status, word).toBe(200)
+  for (const word of ['2', 'maybe', '%20true', '']) {
+    expect((await api.get(`/v1/personas/?is_preset=${word}`, reader)).text, word).toBe(
+      detail({ loc: ['query', 'is_preset'], msg: 'value could not be parsed to a boolean', type: 'type_error.bool' }),
+    )
+  }
+})
+
+it('refuses an unknown intent as type_error.enum, naming the permitted values', async () => {
+  const res = await api.get('/v1/personas/?intents=benign&intents=Sneaky&is_preset=2', reader)
+  expect(res.text).toBe(
+    detail(
+      {
+        loc: ['query', 'intents', 1],
+        msg: "value is not a valid enumeration member; permitted: 'benign', 'curious', 'adversarial', 'malicious'",
+        type: 'type_error.enum',
+        ctx: { enum_values: ['benign', 'curious', 'adversarial', 'malicious'] },
+      },
+      { loc: ['query', 'is_preset'], msg: 'value could not be parsed to a boolean', type: 'type_error.bool' },
+    ),
+  )
+})
+
+it('answers a malformed policy id and a limit over 1000 together', async () => {
+  expect((await api.get('/v1/policies/123/rules?limit=1001', reader)).text).toBe(
+    detail(
+      { loc: ['path', 'policy_id'], msg: 'value is not a valid uuid', type: 'type_error.uuid' },
+      {
+        loc: ['query', 'limit'],
+        msg: 'ensure this value is less than or equal to 1000',
+        type: 'value_error.number.not_le',
+        ctx: { limit_value: 1000 },
+      },
+    ),
+  )
+})
+
+it('refuses bodies of the wrong shape as pydantic 1 does', async () => {
+  const cases: Array<[unknown, string]> = [
+    [{ values: 'abc' }, detail({ loc: ['body', 'values'], msg: 'value is not a valid list', type: 'type_error.list' })],
+    [
+      { values: null },
+      detail({ loc: ['body', 'values'], msg: 'none is not an allowed value', type: 'type_error.none.not_allowed' }),
+    ],
+    [[1], detail({ loc: ['body'], msg: 'value is not a valid dict', type: 'type_error.dict' })],
+    [
+      { values: [{ value: 'x'.repeat(256) }, { value: [] }, {}, 3, { value: 'a', metadata: null }] },
+      detail(
+        {
+          loc: ['body', 'values', 0, 'value'],
+          msg: 'ensure this value has at most 255 characters',
+          type: 'value_error.any_str.max_length',
+          ctx: { limit_value: 255 },
+        },
+        { loc: ['body', 'values', 1, 'value'], msg: 'str type expected', type: 'type_error.str' },
+        { loc: ['body', 'values', 2, 'value'], msg: 'field required', type: 'value_error.missing' },
+        { loc: ['body', 'values', 3], msg: 'value is not a valid dict', type: 'type_error.dict' },
+        {
+          loc: ['body', 'values', 4, 'metadata'],
+          msg: 'none is not an allowed value',
+          type: 'type_error.none.not_allowed',
+        },
+      ),
+    ],
+    [
+      { values: Array.from({ length: 1001 }, () => ({ value: 3 })) },
+      detail({
+        loc: ['body', 'values'],
+        msg: 'ensure this value has at most 1000 items',
+        type: 'value_error.list.max_items',
+        ctx: { limit_value: 1000 },
+      }),
+    ],
+  ]
+  for (const [body, expected] of cases)
+    expect((await api.post(bulk(), body, admin)).text, JSON.stringify(body).slice(0, 60)).toBe(expected)
+})
+
+it('answers a missing body with field required, and invalid JSON with the JSONDecodeError, before authentication', async () => {
+  expect((await api.send('POST', bulk(), admin)).text).toBe(
+    detail({ loc: ['body'], msg: 'field required', type: 'value_error.missing' }),
+  )
+  expect((await api.post(bulk(), 'null', admin)).text).toBe(
+    detail({ loc: ['body'], msg: 'field required', type: 'value_error.missing' }),
+  )
+  expect((await api.post(bulk(), '{"values": [1,')).text).toBe(
+    detail({
+      loc: ['body', 14],
+      msg: 'Expecting value: line 1 column 15 (char 14)',
+      type: 'value_error.jsondecode',
+      ctx: { msg: 'Expecting value', doc: '{"values": [1,', pos: 14, lineno: 1, colno: 15 },
+    }),
+  )
+  const multiline = await api.post(bulk(), '{"v": "é",\n"w": }', admin)
+  expect(multiline.text, 'positions count code points').toBe(
+    detail({
+      loc: ['body', 16],
+      msg: 'Expecting value: line 2 column 6 (char 16)',
+      type: 'value_error.jsondecode',
+      ctx: { msg: 'Expecting value', doc: '{"v": "é",\n"w": }', pos: 16, lineno: 2, colno: 6 },
+    }),
+  )
+})
+
+it('coerces as pydantic 1 does: a number or a bool is a str, a float sort_order is truncated, pairs are a dict', async () => {
+  const dimension = mock.fixtures.dimensions[0]!.id
+  const res = await api.post(
+    bulk(dimension),
+    { values: [{ value: 5, display_name: true, sort_order: 1.9, metadata: [['a', 1]] }, { value: 1e16 }] },
+    admin,
+  )
+  expect(res.status).toBe(201)
+  expect(
+    res.body.map(({ value, display_name, sort_order, value_metadata }: Record<string, unknown>) => [
+      value,
+      display_name,
+      sort_order,
+      value_metadata,
+    ]),
+  ).toEqual([
+    ['5', 'True', 1, { a: 1 }],
+    ['10000000000000000', '10000000000000000', expect.any(Number), {}],
+  ])
+})
+
+it('refuses NaN in metadata once the request would succeed (FastAPI would store it and answer 500)', async () => {
+  const body = '{"values": [{"value": "nan-check", "metadata": {"n": NaN}}]}'
+  expect((await api.post(bulk(), body, admin)).status, 'an unknown dimension is still a 404').toBe(404)
+  const res = await api.post(bulk(mock.fixtures.dimensions[0]!.id), body, admin)
+  expect(res.text).toBe(
+    detail({
+      loc: ['body', 'values', 0, 'metadata', 'n'],
+      msg: 'ensure this value is a finite number',
+      type: 'value_error.number.not_finite_number',
+    }),
+  )
+})
+
+it('serves the OpenAPI 3.0.2 document of FastAPI 0.92', async () => {
+  const text = (await api.get('/openapi.json')).text
+  expect(
+    text.startsWith('{"openapi":"3.0.2","info":{"title":"Agent Management Console API","version":"0.1.0"},"paths":'),
+  ).toBe(true)
+  expect(text).toContain(
+    '{"required":false,"schema":{"title":"Limit","maximum":100.0,"minimum":1.0,"type":"integer","default":10},"name":"limit","in":"query"}',
+  )
+  expect(text).toContain(
+    '{"required":false,"schema":{"type":"array","items":{"$ref":"#/components/schemas/Intent"}},"name":"intents","in":"query"}',
+  )
+  expect(text).toContain(
+    '"knowledge_level":{"allOf":[{"$ref":"#/components/schemas/KnowledgeLevel"}],"default":"intermediate"}',
+  )
+  expect(text).toContain('"description":{"title":"Description","type":"string"}')
+  expect(text).toContain(
+    '"Intent":{"title":"Intent","enum":["benign","curious","adversarial","malicious"],"type":"string","description":"An enumeration."}',
+  )
+  expect(text).toContain(
+    '"requestBody":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/BulkAddValues"}}},"required":true}',
+  )
+})
