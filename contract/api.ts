@@ -12,7 +12,11 @@ export const bulkPath = (dimensionId: string) => `/v1/demographics/${encodeURICo
 type Query = Record<string, QueryValue | undefined>
 
 /** `GET /v1/personas/` for the run's team (`team_id` is "described as required"); `team_id: undefined` leaves it out. */
-export function listPersonas(ctx: VerifyContext, query: Query = {}, auth: Credential = ctx.credentials.token): ApiRequest {
+export function listPersonas(
+  ctx: VerifyContext,
+  query: Query = {},
+  auth: Credential = ctx.credentials.token,
+): ApiRequest {
   return { method: 'GET', path: PERSONAS_PATH, query: { team_id: ctx.ids.teamId, ...query }, auth }
 }
 
@@ -23,9 +27,19 @@ export interface RulesPaging {
 }
 
 /** `GET /v1/policies/{policy_id}/rules`, with the paging parameters under the server's names. */
-export function listRules(ctx: VerifyContext, paging: RulesPaging, page: { limit?: QueryValue; offset?: QueryValue } = {}, options: { policyId?: string; auth?: Credential } = {}): ApiRequest {
+export function listRules(
+  ctx: VerifyContext,
+  paging: RulesPaging,
+  page: { limit?: QueryValue; offset?: QueryValue } = {},
+  options: { policyId?: string; auth?: Credential } = {},
+): ApiRequest {
   const policyId = options.policyId ?? ctx.ids.policyId ?? ''
-  return { method: 'GET', path: rulesPath(policyId), query: { [paging.limit]: page.limit, [paging.offset]: page.offset }, auth: options.auth ?? ctx.credentials.token }
+  return {
+    method: 'GET',
+    path: rulesPath(policyId),
+    query: { [paging.limit]: page.limit, [paging.offset]: page.offset },
+    auth: options.auth ?? ctx.credentials.token,
+  }
 }
 
 /** `POST /v1/demographics/{dimension_id}/values/bulk` with a JSON body (or raw text when it is a string). */

@@ -16,10 +16,11 @@ export interface VerifyCommandIo {
 }
 
 interface CommandOptions {
-  baseUrl: string
-  token: string
+  baseUrl?: string
+  token?: string
   teamId?: string
   policyId?: string
+  otherPolicyId?: string
   dimensionId?: string
   adminToken?: string
   allowWrites?: boolean
@@ -32,12 +33,15 @@ interface CommandOptions {
 }
 
 const positiveInteger = (name: string) => (text: string) => {
-  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw new InvalidArgumentError(`${name} must be a positive integer.`)
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1)
+    throw new InvalidArgumentError(`${name} must be a positive integer.`)
   return Number(text)
 }
 
 const HELP_AFTER = `
-Exit codes: 0 when no check failed, 1 when one did, 2 when the run could not happen (server unreachable).
+Exit codes: 0 when no check failed, 1 when one did, 2 when the run could not happen (server unreachable,
+a token the server rejects, a required option missing). Only contract checks fail; dialect and choice
+checks report what the server shows and write it into --profile-out.
 With --out, the report in --format goes to the file and the readable one to stdout.
 Tokens can come from the environment instead of the command line (which CI logs may show):
 AGENT_CONSOLE_VERIFY_TOKEN, AGENT_CONSOLE_VERIFY_ADMIN_TOKEN, AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN.
@@ -53,33 +57,72 @@ Example:
  */
 export function registerVerifyCommand(program: Command, io: Partial<VerifyCommandIo> = {}): Command {
   const out = { ...processIo(), ...io }
-  return program
-    .command('verify')
-    .description('Check a real server against the contract the mock keeps: schemas, paging, filters, validation, auth, errors, bulk add, profile and drift.')
-    .addOption(new Option('--base-url <url>', 'the server to check, e.g. https://staging.example.com').env('AGENT_CONSOLE_VERIFY_BASE_URL').makeOptionMandatory())
-    .addOption(new Option('--token <token>', 'a team-scoped token with persona:read and policy:read').env('AGENT_CONSOLE_VERIFY_TOKEN').makeOptionMandatory())
-    .option('--team-id <id>', 'the token\'s team (discovered from its personas when not given)')
-    .option('--policy-id <id>', 'a policy of that team, for the rules checks')
-    .option('--dimension-id <id>', 'a dimension to add values to, for the bulk checks')
-    .addOption(new Option('--admin-token <token>', 'a super admin token, for the bulk add checks').env('AGENT_CONSOLE_VERIFY_ADMIN_TOKEN'))
-    .option('--allow-writes', 'add uniquely named values to --dimension-id (read-only otherwise)')
-    .addOption(new Option('--no-perm-token <token>', 'a token without persona:read and policy:read').env('AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN').default(null, 'none'))
-    .addOption(new Option('--format <format>', 'report format').choices(REPORT_FORMATS).default('pretty'))
-    .option('--out <file>', 'write the report to this file')
-    .option('--profile-out <file>', 'write the detected profile as a file for agent-console-mock --profile')
-    .option('--timeout <ms>', 'milliseconds each request may take', positiveInteger('--timeout'), DEFAULT_TIMEOUT_MS)
-    .addHelpText('after', HELP_AFTER)
-    .action((options: CommandOptions) => runVerify(options, out))
+  return (
+    program
+      .command('verify')
+      .description(
+        'Check a real server against the contract the mock keeps: schemas, paging, filters, validation, auth, errors, bulk add, profile and drift.',
+      )
+      // Required, but checked in the action: a missing one exits 2 as the README promises (commander would exit 1).
+      .addOption(
+        new Option('--base-url <url>', '(required) the server to check, e.g. https://staging.example.com').env(
+          'AGENT_CONSOLE_VERIFY_BASE_URL',
+        ),
+      )
+      .addOption(
+        new Option('--token <token>', '(required) a team-scoped token with persona:read and policy:read').env(
+          'AGENT_CONSOLE_VERIFY_TOKEN',
+        ),
+      )
+      .option('--team-id <id>', "the token's team (read from its team_id claim, or from its personas, when not given)")
+      .option('--policy-id <id>', 'a policy of that team, for the rules checks')
+      .option('--other-policy-id <id>', 'a policy of another team, for auth.other-team-policy')
+      .option('--dimension-id <id>', 'a dimension to add values to, for the bulk checks')
+      .addOption(
+        new Option('--admin-token <token>', 'a super admin token, for the bulk add checks').env(
+          'AGENT_CONSOLE_VERIFY_ADMIN_TOKEN',
+        ),
+      )
+      .option('--allow-writes', 'add uniquely named values to --dimension-id (read-only otherwise)')
+      .addOption(
+        new Option('--no-perm-token <token>', 'a token without persona:read and policy:read')
+          .env('AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN')
+          .default(null, 'none'),
+      )
+      .addOption(
+        new Option('--format <format>', 'report format (markdown: for a pull-request comment)')
+          .choices(REPORT_FORMATS)
+          .default('pretty'),
+      )
+      .option('--out <file>', 'write the report to this file')
+      .option('--profile-out <file>', 'write the detected profile as a file for agent-console-mock --profile')
+      .option('--timeout <ms>', 'milliseconds each request may take', positiveInteger('--timeout'), DEFAULT_TIMEOUT_MS)
+      .addHelpText('after', HELP_AFTER)
+      .action((options: CommandOptions) => runVerify(options, out))
+  )
 }
 
+const REQUIRED = [
+  ['baseUrl', '--base-url <url> (or AGENT_CONSOLE_VERIFY_BASE_URL)'],
+  ['token', '--token <token> (or AGENT_CONSOLE_VERIFY_TOKEN)'],
+] as const
+
 async function runVerify(options: CommandOptions, io: VerifyCommandIo): Promise<void> {
+  const missing = REQUIRED.filter(([name]) => !options[name]).map(([, option]) => option)
+  if (missing.length) {
+    io.stderr(
+      `agent-console-mock verify: missing required option${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}; see --help.\n`,
+    )
+    return io.exit(2)
+  }
   let report: Report
   try {
     report = await verify({
-      baseUrl: options.baseUrl,
-      token: options.token,
+      baseUrl: options.baseUrl!,
+      token: options.token!,
       teamId: options.teamId,
       policyId: options.policyId,
+      otherPolicyId: options.otherPolicyId,
       dimensionId: options.dimensionId,
       adminToken: options.adminToken,
       allowWrites: options.allowWrites === true,

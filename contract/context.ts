@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { templateOf, type ErrorSituation, type TextParts } from './error-texts.js'
 import { bearer, ContractClient, requestLine, type ApiAnswer, type ApiRequest, type Credential } from './http-client.js'
-import type { Profile } from '../model/profile.js'
+import type { SettingName } from './profile-settings.js'
 import type { DetectedSetting, VerifyOptions } from './types.js'
 
 /** Milliseconds a request may take unless told otherwise: generous for a staging server, short for a hung one. */
@@ -13,7 +14,15 @@ export interface KnownIds {
   teamId?: string
   policyId?: string
   dimensionId?: string
+  otherPolicyId?: string
 }
+
+/** The environment variables a report's curl commands read the tokens from (the command's own). */
+export const TOKEN_VARIABLES = {
+  token: 'AGENT_CONSOLE_VERIFY_TOKEN',
+  admin: 'AGENT_CONSOLE_VERIFY_ADMIN_TOKEN',
+  noPermission: 'AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN',
+} as const
 
 /** What checks saw that other checks (the profile ones) read later. */
 export interface Facts {
@@ -21,14 +30,18 @@ export interface Facts {
   bulkAddStatus?: DetectedSetting
   bulkDuplicates?: DetectedSetting
   uuidErrorMessage?: { message: string; source: string }
-  /** The `detail` text the server gave in each situation, e.g. `unknown policy` → `Policy not found`. */
-  errorTexts: Map<string, { detail: string; source: string }>
+  /** Every 422 body seen: the entries tell the pydantic generation. */
+  validationErrors: Array<{ entries: unknown[]; source: string }>
+  /** The `detail` text (as a template) and status the server gave in each situation. */
+  errorTexts: Map<ErrorSituation, { detail: string; status: number; source: string }>
+  /** Which defaults a value sent alone got (bulk.defaults). */
+  bulkDefaults?: { summary: string; source: string }
 }
 
 /** What the profile checks found: the settings seen, those that could not be, and the rest observed. */
 export interface ProfileFindings {
-  detected: Partial<Record<keyof Profile, DetectedSetting>>
-  undetermined: Partial<Record<keyof Profile, string>>
+  detected: Partial<Record<SettingName, DetectedSetting>>
+  undetermined: Partial<Record<SettingName, string>>
   observations: Record<string, string>
 }
 
@@ -47,7 +60,7 @@ export class VerifyContext {
   readonly client: ContractClient
   readonly credentials: Credentials
   readonly ids: KnownIds
-  readonly facts: Facts = { errorTexts: new Map() }
+  readonly facts: Facts = { errorTexts: new Map(), validationErrors: [] }
   readonly profile: ProfileFindings = { detected: {}, undetermined: {}, observations: {} }
   /** Distinguishes the values this run adds from every other run's. */
   readonly runId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
@@ -57,11 +70,18 @@ export class VerifyContext {
   constructor(readonly options: VerifyOptions) {
     this.client = new ContractClient(options.baseUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
     this.credentials = {
-      token: bearer('token', options.token),
-      admin: options.adminToken ? bearer('admin token', options.adminToken) : undefined,
-      noPermission: options.noPermToken ? bearer('no-permission token', options.noPermToken) : undefined,
+      token: bearer('token', options.token, TOKEN_VARIABLES.token),
+      admin: options.adminToken ? bearer('admin token', options.adminToken, TOKEN_VARIABLES.admin) : undefined,
+      noPermission: options.noPermToken
+        ? bearer('no-permission token', options.noPermToken, TOKEN_VARIABLES.noPermission)
+        : undefined,
     }
-    this.ids = { teamId: options.teamId, policyId: options.policyId, dimensionId: options.dimensionId }
+    this.ids = {
+      teamId: options.teamId,
+      policyId: options.policyId,
+      dimensionId: options.dimensionId,
+      otherPolicyId: options.otherPolicyId,
+    }
     this.#deadline = Date.now() + (options.deadlineMs ?? DEFAULT_DEADLINE_MS)
   }
 
@@ -85,9 +105,21 @@ export class VerifyContext {
     return `agent-console-mock-verify-${this.runId}-${name}`
   }
 
-  /** Records the `detail` text of an error answer, for the error vocabulary. */
-  recordErrorText(situation: string, answer: ApiAnswer): void {
+  /** Records the `detail` text of an error answer (the first one per situation), for the error texts. */
+  recordErrorText(situation: ErrorSituation, answer: ApiAnswer, parts?: TextParts): void {
     const detail = (answer.json as { detail?: unknown } | undefined)?.detail
-    if (typeof detail === 'string' && !this.facts.errorTexts.has(situation)) this.facts.errorTexts.set(situation, { detail, source: requestLine(answer.request) })
+    if (typeof detail !== 'string' || this.facts.errorTexts.has(situation)) return
+    this.facts.errorTexts.set(situation, {
+      detail: templateOf(detail, parts),
+      status: answer.status,
+      source: requestLine(answer.request),
+    })
+  }
+
+  /** Records the entries of a 422 body, for the pydantic generation. */
+  recordValidationError(answer: ApiAnswer): void {
+    const detail = (answer.json as { detail?: unknown } | undefined)?.detail
+    if (answer.status === 422 && Array.isArray(detail))
+      this.facts.validationErrors.push({ entries: detail, source: requestLine(answer.request) })
   }
 }

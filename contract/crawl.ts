@@ -1,6 +1,6 @@
 import type { VerifyContext } from './context.js'
 import { describeAnswer, describeRequest, type ApiAnswer, type ApiRequest } from './http-client.js'
-import type { Evidence } from './types.js'
+import type { Finding } from './check.js'
 
 /** A record as JSON: checks read fields defensively, since the server may send anything. */
 export type Json = Record<string, unknown>
@@ -18,20 +18,24 @@ export interface Crawl {
   /** True when the server had nothing more to give (the total reached, or an empty page): not cut short by the page budget. */
   complete: boolean
   /** What came instead of a page, when one did not. */
-  problem?: Evidence
+  problem?: Finding
 }
 
 /** Reads an answer as a list page, or says what came instead. */
-export function readPage(answer: ApiAnswer): { page: Page } | { problem: Evidence } {
+export function readPage(answer: ApiAnswer): { page: Page } | { problem: Finding } {
   const body = answer.json as { results?: unknown; total?: unknown } | undefined
   if (answer.status === 200 && Array.isArray(body?.results) && Number.isInteger(body?.total)) {
     return { page: { results: body.results.filter(isRecord), total: body.total as number } }
   }
-  return { problem: { request: describeRequest(answer.request), expected: '200 with a page {"results": [...], "total": <integer>}', got: describeAnswer(answer) } }
+  const expected = '200 with a page {"results": [...], "total": <integer>}'
+  return {
+    problem: { request: describeRequest(answer.request), expected, got: describeAnswer(answer), sent: answer.request },
+  }
 }
 
 /** A JSON object (not an array, not null). */
-export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+export const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * Reads a query page by page until the total is reached, a page is empty, or `maxPages` were
@@ -40,7 +44,11 @@ export const isRecord = (value: unknown): value is Json => typeof value === 'obj
  * and only the check on limits reports the cap.
  * @example await crawl(ctx, (offset, limit) => listPersonas(ctx, { offset, limit }), { pageSize: 100, maxPages: 10 })
  */
-export async function crawl(ctx: VerifyContext, pageRequest: (offset: number, limit: number) => ApiRequest, bounds: { pageSize: number; maxPages: number }): Promise<Crawl> {
+export async function crawl(
+  ctx: VerifyContext,
+  pageRequest: (offset: number, limit: number) => ApiRequest,
+  bounds: { pageSize: number; maxPages: number },
+): Promise<Crawl> {
   const result: Crawl = { records: [], pages: [], complete: false }
   let offset = 0
   while (result.pages.length < bounds.maxPages) {
@@ -59,4 +67,5 @@ export async function crawl(ctx: VerifyContext, pageRequest: (offset: number, li
 }
 
 /** The ids of records, in order (a record without a string id counts as `(no id)`). */
-export const idsOf = (records: readonly Json[]): string[] => records.map((record) => (typeof record['id'] === 'string' ? record['id'] : '(no id)'))
+export const idsOf = (records: readonly Json[]): string[] =>
+  records.map((record) => (typeof record['id'] === 'string' ? record['id'] : '(no id)'))

@@ -1,18 +1,33 @@
-import type { CheckScope } from './check.js'
+import type { CheckScope, Finding } from './check.js'
 import { readPage, type Page } from './crawl.js'
-import { describeAnswer, describeRequest, type ApiAnswer } from './http-client.js'
+import { describeAnswer, describeRequest, type ApiAnswer, type ApiRequest } from './http-client.js'
 import { validateShape } from './schema-validation.js'
-import { HTTP_ERROR_BODY, VALIDATION_ERROR_BODY, type SchemaPair } from './schemas.js'
+import { HTTP_ERROR_BODY, validationErrorBody, type SchemaPair } from './schemas.js'
 
 /** The expectations many checks share, each recording evidence in the scope when it does not hold. */
 
 /** Evidence for an answer that is not what was expected. */
-export function mismatch(answer: ApiAnswer, expected: string, got = describeAnswer(answer)) {
-  return { request: describeRequest(answer.request), expected, got }
+export function mismatch(answer: ApiAnswer, expected: string, got = describeAnswer(answer)): Finding {
+  return sentEvidence(answer.request, expected, got)
+}
+
+/** Evidence about a request (its curl command follows from it). */
+export function sentEvidence(
+  request: ApiRequest,
+  expected: string,
+  got: string,
+  described = describeRequest(request),
+): Finding {
+  return { request: described, expected, got, sent: request }
 }
 
 /** One of `statuses`, or the evidence of what came instead. */
-export function expectStatus(scope: CheckScope, answer: ApiAnswer, statuses: readonly number[], expected: string): boolean {
+export function expectStatus(
+  scope: CheckScope,
+  answer: ApiAnswer,
+  statuses: readonly number[],
+  expected: string,
+): boolean {
   return scope.expect(statuses.includes(answer.status), mismatch(answer, expected))
 }
 
@@ -20,7 +35,10 @@ export function expectStatus(scope: CheckScope, answer: ApiAnswer, statuses: rea
 export function expectShape(scope: CheckScope, answer: ApiAnswer, pair: SchemaPair): boolean {
   const { failures, warnings } = validateShape(pair, answer.json)
   for (const warning of warnings) scope.warn(`${pair.name}: ${warning}`)
-  return scope.expect(failures.length === 0, mismatch(answer, `a ${pair.name} as the contract describes it`, failures.join('; ')))
+  return scope.expect(
+    failures.length === 0,
+    mismatch(answer, `a ${pair.name} as the contract describes it`, failures.join('; ')),
+  )
 }
 
 /** Where a 422 entry points: `["query", "limit"]`, `["body", "values", 0, "value"]`. */
@@ -33,10 +51,14 @@ export type Loc = ReadonlyArray<string | number>
 export function expectValidationError(scope: CheckScope, answer: ApiAnswer, loc: Loc): boolean {
   const wanted = `422 with a detail entry at loc ${JSON.stringify(loc)}`
   if (!scope.expect(answer.status === 422, mismatch(answer, wanted))) return false
-  if (!expectShape(scope, answer, VALIDATION_ERROR_BODY)) return false
+  scope.ctx.recordValidationError(answer)
+  if (!expectShape(scope, answer, validationErrorBody(answer.json))) return false
   const detail = (answer.json as { detail: Array<{ loc: unknown }> }).detail
   const locs = detail.map((entry) => JSON.stringify(entry.loc))
-  return scope.expect(locs.includes(JSON.stringify(loc)), mismatch(answer, wanted, `locs ${locs.join(', ') || '(none)'}`))
+  return scope.expect(
+    locs.includes(JSON.stringify(loc)),
+    mismatch(answer, wanted, `locs ${locs.join(', ') || '(none)'}`),
+  )
 }
 
 /** A refusal: one of `statuses`, a `{"detail": "..."}` body, and no records in it. */
@@ -57,7 +79,10 @@ function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>
-    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(',')}}`
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+      .join(',')}}`
   }
   return JSON.stringify(value) ?? 'undefined'
 }
@@ -68,8 +93,12 @@ export function describeIdDifference(expected: readonly string[], got: readonly 
   const expectedSet = new Set(expected)
   const missing = expected.filter((id) => !gotSet.has(id))
   const extra = got.filter((id) => !expectedSet.has(id))
-  const list = (ids: string[]) => (ids.length > 3 ? `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more` : ids.join(', '))
-  const parts = [missing.length ? `${missing.length} missing (${list(missing)})` : '', extra.length ? `${extra.length} unexpected (${list(extra)})` : '']
+  const list = (ids: string[]) =>
+    ids.length > 3 ? `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more` : ids.join(', ')
+  const parts = [
+    missing.length ? `${missing.length} missing (${list(missing)})` : '',
+    extra.length ? `${extra.length} unexpected (${list(extra)})` : '',
+  ]
   return parts.filter(Boolean).join('; ') || 'the same records'
 }
 

@@ -1,48 +1,20 @@
+import { describePath, describeRequest } from './describe.js'
+import type { ApiAnswer, ApiRequest } from './requests.js'
+
 /**
  * The verifier's only way to the server: one request at a time, each bounded by a timeout,
  * redirects not followed (a 307 is an answer to report, not to hide), and tokens never written
  * into a report (a request names its credential by role).
  */
 
-/** An `Authorization` header to send, named by the role it stands for. */
-export interface Credential {
-  /** How reports name it: `token`, `admin token`, `no token`, ... */
-  label: string
-  /** The header value, or undefined to send none. */
-  header: string | undefined
-}
-
-/** A query value; an array repeats the parameter. */
-export type QueryValue = string | number | boolean | readonly string[]
-
-/** A request of the verifier, described in reports without its token. */
-export interface ApiRequest {
-  method: 'GET' | 'POST'
-  /** Starts with `/`; appended to the base URL as is. */
-  path: string
-  /** Pairs in order; an array value repeats the name (`?intents=a&intents=b`). */
-  query?: Record<string, QueryValue | undefined>
-  auth: Credential
-  /** Sent as JSON. */
-  json?: unknown
-  /** Sent as is, with `content-type: application/json` (for invalid JSON). */
-  rawJson?: string
-}
-
-/** An answer, read once. `json` is undefined when the body is not JSON. */
-export interface ApiAnswer {
-  request: ApiRequest
-  status: number
-  headers: Headers
-  text: string
-  json: unknown
-  durationMs: number
-}
-
 /** The server did not accept a connection at all. `request` names the request that found out. */
 export class ServerUnreachableError extends Error {
   override readonly name = 'ServerUnreachableError'
-  constructor(message: string, readonly request: string) {
+  constructor(
+    message: string,
+    readonly request: string,
+    readonly sent?: ApiRequest,
+  ) {
     super(message)
   }
 }
@@ -50,15 +22,14 @@ export class ServerUnreachableError extends Error {
 /** A request got no answer in time. */
 export class RequestTimeoutError extends Error {
   override readonly name = 'RequestTimeoutError'
-  constructor(message: string, readonly request: string) {
+  constructor(
+    message: string,
+    readonly request: string,
+    readonly sent?: ApiRequest,
+  ) {
     super(message)
   }
 }
-
-/** `Bearer <token>`, labelled. */
-export const bearer = (label: string, token: string): Credential => ({ label, header: `Bearer ${token}` })
-/** No `Authorization` header at all. */
-export const NO_CREDENTIAL: Credential = { label: 'no token', header: undefined }
 
 /**
  * Sends the verifier's requests to one base URL, each with its own timeout.
@@ -89,7 +60,14 @@ export class ContractClient {
     try {
       const res = await fetch(this.url(request), this.init(request))
       const text = await res.text()
-      return { request, status: res.status, headers: res.headers, text, json: parseJson(text), durationMs: performance.now() - started }
+      return {
+        request,
+        status: res.status,
+        headers: res.headers,
+        text,
+        json: parseJson(text),
+        durationMs: performance.now() - started,
+      }
     } catch (error) {
       throw this.explain(error, request)
     }
@@ -110,10 +88,14 @@ export class ContractClient {
 
   private explain(error: unknown, request: ApiRequest): Error {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-      return new RequestTimeoutError(`no answer within ${this.#timeoutMs} ms`, describeRequest(request))
+      return new RequestTimeoutError(`no answer within ${this.#timeoutMs} ms`, describeRequest(request), request)
     }
     const code = errorCode(error)
-    return new ServerUnreachableError(`Cannot reach ${this.#baseUrl}: ${CONNECTION_ERRORS[code] ?? code}`, describeRequest(request))
+    return new ServerUnreachableError(
+      `Cannot reach ${this.#baseUrl}: ${CONNECTION_ERRORS[code] ?? code}`,
+      describeRequest(request),
+      request,
+    )
   }
 }
 
@@ -141,36 +123,5 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The path and query of a request, encoded as sent. */
-export function describePath(request: ApiRequest): string {
-  const params = new URLSearchParams()
-  for (const [name, value] of Object.entries(request.query ?? {})) {
-    if (value === undefined) continue
-    const values = Array.isArray(value) ? value : [value]
-    for (const item of values) params.append(name, String(item))
-  }
-  const query = params.toString()
-  return query ? `${request.path}?${query}` : request.path
-}
-
-/** A request in one line without its body: for sources that must stay short. */
-export function requestLine(request: ApiRequest): string {
-  return `${request.method} ${describePath(request)}`
-}
-
-/** How a report names a request: method, path and query, credential, and the body. */
-export function describeRequest(request: ApiRequest): string {
-  const body = request.rawJson ?? (request.json === undefined ? undefined : JSON.stringify(request.json))
-  const sent = body === undefined ? '' : ` body ${truncate(body, 200)}`
-  return `${request.method} ${describePath(request)} (${request.auth.label})${sent}`
-}
-
-/** Cuts long server texts for reports. */
-export function truncate(text: string, length: number): string {
-  return text.length > length ? `${text.slice(0, length)}… (${text.length} chars)` : text
-}
-
-/** How a report names an answer: status and body. */
-export function describeAnswer(answer: ApiAnswer): string {
-  return `${answer.status} ${truncate(answer.text, 300)}`
-}
+export { describeAnswer, describePath, describeRequest, requestLine, truncate } from './describe.js'
+export { bearer, NO_CREDENTIAL, type ApiAnswer, type ApiRequest, type Credential, type QueryValue } from './requests.js'

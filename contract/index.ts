@@ -5,8 +5,38 @@
 export { verify } from './runner.js'
 export { registerVerifyCommand, type VerifyCommandIo } from './command.js'
 export { ALL_CHECKS } from './checks/index.js'
-export type { Check, CheckScope, Need } from './check.js'
-export { formatJson, formatJunit, formatPretty, formatReport, summaryLine, REPORT_FORMATS, type ReportFormat } from './reporters/index.js'
-export { ContractClient, RequestTimeoutError, ServerUnreachableError, type ApiAnswer, type ApiRequest, type Credential } from './http-client.js'
+export type { Check, CheckScope, Finding, Need } from './check.js'
+export {
+  formatJson,
+  formatJunit,
+  formatMarkdown,
+  formatPretty,
+  formatReport,
+  summaryLine,
+  REPORT_FORMATS,
+  type ReportFormat,
+} from './reporters/index.js'
+export { PreconditionError } from './preconditions.js'
+export { curlCommand } from './curl.js'
+export { LearnedSettings, type ProfileFile } from './profile-settings.js'
+export {
+  ContractClient,
+  RequestTimeoutError,
+  ServerUnreachableError,
+  type ApiAnswer,
+  type ApiRequest,
+  type Credential,
+} from './http-client.js'
 export { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS } from './context.js'
-export type { CheckGroup, CheckResult, CheckStatus, DetectedProfile, DetectedSetting, Evidence, Report, ReportSummary, VerifyOptions } from './types.js'
+export type {
+  CheckGroup,
+  CheckKind,
+  CheckResult,
+  CheckStatus,
+  DetectedProfile,
+  DetectedSetting,
+  Evidence,
+  Report,
+  ReportSummary,
+  VerifyOptions,
+} from './types.js'

@@ -2,7 +2,10 @@ import type { VerifyContext } from './context.js'
 import { NO_CREDENTIAL, type ApiAnswer } from './http-client.js'
 
 /** An OpenAPI document, read as plain JSON. */
-export type OpenApiDocument = { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> } } & Record<string, unknown>
+export type OpenApiDocument = {
+  paths?: Record<string, unknown>
+  components?: { schemas?: Record<string, unknown> }
+} & Record<string, unknown>
 
 /** What `/openapi.json` answered, and the document when it is one. */
 export interface PublishedOpenApi {
@@ -19,5 +22,10 @@ export function serverOpenApi(ctx: VerifyContext): Promise<PublishedOpenApi> {
 }
 
 function isOpenApi(json: unknown): json is OpenApiDocument {
-  return typeof json === 'object' && json !== null && typeof (json as { openapi?: unknown }).openapi === 'string' && typeof (json as { paths?: unknown }).paths === 'object'
+  return (
+    typeof json === 'object' &&
+    json !== null &&
+    typeof (json as { openapi?: unknown }).openapi === 'string' &&
+    typeof (json as { paths?: unknown }).paths === 'object'
+  )
 }

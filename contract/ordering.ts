@@ -9,7 +9,10 @@ export interface Ordering {
 const field = (record: Json, name: string) => record[name] as string | number
 const ascending = (name: string) => (a: Json, b: Json) => compareValues(field(a, name), field(b, name))
 const descending = (name: string) => (a: Json, b: Json) => -compareValues(field(a, name), field(b, name))
-const then = (...comparisons: Array<(a: Json, b: Json) => number>) => (a: Json, b: Json) => comparisons.reduce((result, compare) => result || compare(a, b), 0)
+const then =
+  (...comparisons: Array<(a: Json, b: Json) => number>) =>
+  (a: Json, b: Json) =>
+    comparisons.reduce((result, compare) => result || compare(a, b), 0)
 
 function compareValues(a: string | number, b: string | number): number {
   if (a === b) return 0
@@ -28,14 +31,22 @@ export const PERSONA_ORDERINGS: readonly Ordering[] = [
 
 /** The mock's rules order comes first, as for personas. */
 export const RULE_ORDERINGS: readonly Ordering[] = [
-  { name: 'created_at ascending, then rule_id ascending', compare: then(ascending('created_at'), ascending('rule_id')) },
+  {
+    name: 'created_at ascending, then rule_id ascending',
+    compare: then(ascending('created_at'), ascending('rule_id')),
+  },
   { name: 'created_at ascending, then id ascending', compare: then(ascending('created_at'), ascending('id')) },
   { name: 'rule_id ascending', compare: ascending('rule_id') },
-  { name: 'created_at descending, then rule_id ascending', compare: then(descending('created_at'), ascending('rule_id')) },
+  {
+    name: 'created_at descending, then rule_id ascending',
+    compare: then(descending('created_at'), ascending('rule_id')),
+  },
   { name: 'id ascending', compare: ascending('id') },
 ]
 
 /** The first ordering the records are sorted in, or undefined when none fits. */
 export function detectOrdering(records: readonly Json[], orderings: readonly Ordering[]): Ordering | undefined {
-  return orderings.find(({ compare }) => records.every((record, index) => index === 0 || compare(records[index - 1]!, record) <= 0))
+  return orderings.find(({ compare }) =>
+    records.every((record, index) => index === 0 || compare(records[index - 1]!, record) <= 0),
+  )
 }

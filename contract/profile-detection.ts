@@ -1,6 +1,6 @@
-import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 import type { ProfileFindings } from './context.js'
 import type { Json } from './crawl.js'
+import { resolvable, settingProblem, type ProfileFile, type SettingName } from './profile-settings.js'
 import type { DetectedProfile, DetectedSetting } from './types.js'
 
 /** What the answers of a server say about the profile settings of `decisions.md`. */
@@ -11,7 +11,11 @@ const TIMESTAMP_FIELDS = ['created_at', 'updated_at', 'reviewed_at']
 
 /** Every integer timestamp of some records. */
 export function timestampsOf(records: readonly Json[]): number[] {
-  return records.flatMap((record) => TIMESTAMP_FIELDS.map((name) => record[name]).filter((value): value is number => Number.isInteger(value) && (value as number) > 0))
+  return records.flatMap((record) =>
+    TIMESTAMP_FIELDS.map((name) => record[name]).filter(
+      (value): value is number => Number.isInteger(value) && (value as number) > 0,
+    ),
+  )
 }
 
 /** `s` or `ms` when every timestamp agrees; undefined when there are none or they disagree. */
@@ -31,42 +35,25 @@ export function pydanticOf(message: string): '2.12' | '2.13' | undefined {
   return /invalid character: found `.+` at \d+/.test(message) ? '2.13' : undefined
 }
 
-/** The `detail` texts the mock answers with, by situation (the wrong-scheme text follows the missing-credentials status). */
-export function mockErrorTexts(missingCredentialsStatus: number): Record<string, string> {
-  return {
-    'missing credentials': 'Not authenticated',
-    'wrong scheme': missingCredentialsStatus === 403 ? 'Invalid authentication credentials' : 'Not authenticated',
-    'invalid token': 'Could not validate credentials',
-    'missing permission': 'Missing permission: persona:read',
-    'other team': 'Not authorized for this team',
-    'not super admin': 'Super admin permission required',
-    'unknown policy': 'Policy not found',
-    'unknown dimension': 'Dimension not found',
-  }
-}
-
 /**
- * The findings as a profile: only what was seen goes into `settings`. A value the mock cannot take
- * (say, a paging name that is not a Python identifier) stays out, and `undetermined` says why, so
- * `settings` always passes `resolveProfile`.
+ * The findings as a profile: only what was seen goes into `settings`. A value no setting can take
+ * (say, a paging name that is not a Python identifier) stays out, and `undetermined` says why.
  */
 export function detectedProfile(findings: ProfileFindings): DetectedProfile {
   const settings: Record<string, unknown> = {}
   const detected: DetectedProfile['detected'] = {}
   const undetermined = { ...findings.undetermined }
-  for (const [name, setting] of Object.entries(findings.detected) as Array<[keyof Profile, DetectedSetting]>) {
+  for (const [name, setting] of Object.entries(findings.detected) as Array<[SettingName, DetectedSetting]>) {
     const problem = settingProblem(name, setting.value)
-    if (problem) undetermined[name] = `the server shows ${JSON.stringify(setting.value)}, which the mock cannot take: ${problem}`
+    if (problem)
+      undetermined[name] = `the server shows ${JSON.stringify(setting.value)}, which the mock cannot take: ${problem}`
     else [settings[name], detected[name]] = [setting.value, setting]
   }
-  return { settings: settings as ProfileOptions, resolved: resolveProfile(settings as ProfileOptions), detected, undetermined, observations: findings.observations }
-}
-
-function settingProblem(name: keyof Profile, value: unknown): string | undefined {
-  try {
-    resolveProfile({ [name]: value } as ProfileOptions)
-    return undefined
-  } catch (error) {
-    return (error as Error).message
+  return {
+    settings: settings as ProfileFile,
+    resolved: resolvable(settings as ProfileFile),
+    detected,
+    undetermined,
+    observations: findings.observations,
   }
 }

@@ -15,14 +15,22 @@ export const RULE_PAGES = 3
 
 /** The team's personas, unfiltered, in the server's order. */
 export function personaReference(ctx: VerifyContext): Promise<Crawl> {
-  return ctx.memo('personas', () => crawl(ctx, (offset, limit) => listPersonas(ctx, { limit, offset }), { pageSize: PERSONA_PAGE, maxPages: PERSONA_PAGES }))
+  return ctx.memo('personas', () =>
+    crawl(ctx, (offset, limit) => listPersonas(ctx, { limit, offset }), {
+      pageSize: PERSONA_PAGE,
+      maxPages: PERSONA_PAGES,
+    }),
+  )
 }
 
 /** The policy's rules, in the server's order. */
 export function rulesReference(ctx: VerifyContext): Promise<Crawl> {
   return ctx.memo('rules', async () => {
     const paging = await rulesPaging(ctx)
-    return crawl(ctx, (offset, limit) => listRules(ctx, paging, { limit, offset }), { pageSize: RULE_PAGE, maxPages: RULE_PAGES })
+    return crawl(ctx, (offset, limit) => listRules(ctx, paging, { limit, offset }), {
+      pageSize: RULE_PAGE,
+      maxPages: RULE_PAGES,
+    })
   })
 }
 

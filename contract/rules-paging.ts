@@ -19,9 +19,26 @@ export interface DetectedRulesPaging extends RulesPaging {
   defaultSource?: string
 }
 
-const LIMIT_CANDIDATES = ['limit', 'page_size', 'pageSize', 'per_page', 'perPage', 'size', 'take', 'max_results', 'top', 'count', 'first']
+const LIMIT_CANDIDATES = [
+  'limit',
+  'page_size',
+  'pageSize',
+  'per_page',
+  'perPage',
+  'size',
+  'take',
+  'max_results',
+  'top',
+  'count',
+  'first',
+]
 const OFFSET_CANDIDATES = ['offset', 'skip', 'start', 'from', 'page_offset', 'startIndex', 'start_index']
-const ASSUMED: DetectedRulesPaging = { limit: 'limit', offset: 'offset', namesFound: false, namesSource: 'assumed: neither /openapi.json nor probing named them' }
+const ASSUMED: DetectedRulesPaging = {
+  limit: 'limit',
+  offset: 'offset',
+  namesFound: false,
+  namesSource: 'assumed: neither /openapi.json nor probing named them',
+}
 
 /** The server's rules paging names and default, found once per run. */
 export function rulesPaging(ctx: VerifyContext): Promise<DetectedRulesPaging> {
@@ -42,7 +59,13 @@ async function fromDocument(ctx: VerifyContext): Promise<DetectedRulesPaging | u
   if (typeof limit?.name !== 'string' || typeof offset?.name !== 'string') return undefined
   const defaultLimit = Number.isInteger(limit.schema?.default) ? (limit.schema?.default as number) : undefined
   const source = 'GET /openapi.json'
-  return { limit: limit.name, offset: offset.name, namesFound: true, namesSource: source, ...(defaultLimit === undefined ? {} : { defaultLimit, defaultSource: source }) }
+  return {
+    limit: limit.name,
+    offset: offset.name,
+    namesFound: true,
+    namesSource: source,
+    ...(defaultLimit === undefined ? {} : { defaultLimit, defaultSource: source }),
+  }
 }
 
 function rulesParameters(document: OpenApiDocument | undefined): Parameter[] {
@@ -54,12 +77,22 @@ async function byProbing(ctx: VerifyContext): Promise<DetectedRulesPaging | unde
   const limit = await probeName(ctx, LIMIT_CANDIDATES, '0')
   const offset = await probeName(ctx, OFFSET_CANDIDATES, '-1')
   if (!limit || !offset) return undefined
-  return { limit: limit.name, offset: offset.name, namesFound: true, namesSource: `422 locs of ${limit.source} and ${offset.source}` }
+  return {
+    limit: limit.name,
+    offset: offset.name,
+    namesFound: true,
+    namesSource: `422 locs of ${limit.source} and ${offset.source}`,
+  }
 }
 
 /** Sets every candidate to an invalid value; the 422 names the one the server declares. */
 async function probeName(ctx: VerifyContext, candidates: readonly string[], invalid: string) {
-  const request = { method: 'GET' as const, path: rulesPath(ctx.ids.policyId ?? randomUUID()), query: Object.fromEntries(candidates.map((name) => [name, invalid])), auth: ctx.credentials.token }
+  const request = {
+    method: 'GET' as const,
+    path: rulesPath(ctx.ids.policyId ?? randomUUID()),
+    query: Object.fromEntries(candidates.map((name) => [name, invalid])),
+    auth: ctx.credentials.token,
+  }
   const names = queryLocs(await ctx.send(request)).filter((name) => candidates.includes(name))
   return names.length === 1 ? { name: names[0] as string, source: describeRequest(request) } : undefined
 }
@@ -67,7 +100,9 @@ async function probeName(ctx: VerifyContext, candidates: readonly string[], inva
 function queryLocs(answer: ApiAnswer): string[] {
   const detail = (answer.json as { detail?: unknown } | undefined)?.detail
   if (answer.status !== 422 || !Array.isArray(detail)) return []
-  return detail.flatMap((entry: { loc?: unknown }) => (Array.isArray(entry.loc) && entry.loc[0] === 'query' && typeof entry.loc[1] === 'string' ? [entry.loc[1]] : []))
+  return detail.flatMap((entry: { loc?: unknown }) =>
+    Array.isArray(entry.loc) && entry.loc[0] === 'query' && typeof entry.loc[1] === 'string' ? [entry.loc[1]] : [],
+  )
 }
 
 /** The default is the length of a page asked without a limit, when that page is not the whole policy. */
@@ -76,5 +111,8 @@ async function probeDefault(ctx: VerifyContext, paging: RulesPaging): Promise<Pa
   const body = answer.json as { results?: unknown; total?: unknown } | undefined
   if (answer.status !== 200 || !Array.isArray(body?.results) || typeof body.total !== 'number') return {}
   if (body.results.length >= body.total) return {}
-  return { defaultLimit: body.results.length, defaultSource: `${describeRequest(answer.request)} answered ${body.results.length} of ${body.total} rules` }
+  return {
+    defaultLimit: body.results.length,
+    defaultSource: `${describeRequest(answer.request)} answered ${body.results.length} of ${body.total} rules`,
+  }
 }

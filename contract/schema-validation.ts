@@ -23,7 +23,9 @@ const SAMPLE_SUFFIX = / \(got .*\)$/
 export function validateShape(pair: SchemaPair, body: unknown): ShapeProblems {
   const contractIssues = issuesOf(pair.contract, body)
   const failedPaths = new Set(contractIssues.map((issue) => normalisedPath(issue.path)))
-  const extraIssues = issuesOf(pair.exact, body).filter((issue) => !failedPaths.has(normalisedPath(issue.path)) || issue.code === 'unrecognized_keys')
+  const extraIssues = issuesOf(pair.exact, body).filter(
+    (issue) => !failedPaths.has(normalisedPath(issue.path)) || issue.code === 'unrecognized_keys',
+  )
   return {
     failures: summarise(contractIssues.flatMap((issue) => describeIssue(issue, body))),
     warnings: summarise(extraIssues.flatMap((issue) => describeIssue(issue, body, 'outside what the mock knows: '))),
@@ -38,7 +40,8 @@ function issuesOf(schema: z.ZodType, body: unknown): Issue[] {
 /** One line per problem; an unknown key is one problem per key. */
 function describeIssue(issue: Issue, body: unknown, prefix = ''): string[] {
   const where = normalisedPath(issue.path)
-  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${join(where, key)}: unknown field, not in the contract`)
+  if (issue.code === 'unrecognized_keys')
+    return issue.keys.map((key) => `${join(where, key)}: unknown field, not in the contract`)
   if (isMissing(body, issue.path)) return [`${where || '(body)'}: missing field`]
   return [`${where || '(body)'}: ${prefix}${issue.message} (got ${sample(valueAt(body, issue.path))})`]
 }
@@ -51,13 +54,22 @@ function normalisedPath(path: Path): string {
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key)
 
 function valueAt(body: unknown, path: Path): unknown {
-  return path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), body)
+  return path.reduce<unknown>(
+    (value, key) =>
+      value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined,
+    body,
+  )
 }
 
 function isMissing(body: unknown, path: Path): boolean {
   if (path.length === 0) return body === undefined
   const parent = valueAt(body, path.slice(0, -1))
-  return parent !== null && typeof parent === 'object' && !Array.isArray(parent) && !(String(path[path.length - 1]) in parent)
+  return (
+    parent !== null &&
+    typeof parent === 'object' &&
+    !Array.isArray(parent) &&
+    !(String(path[path.length - 1]) in parent)
+  )
 }
 
 function sample(value: unknown): string {
@@ -75,5 +87,7 @@ function summarise(lines: string[]): string[] {
     else groups.set(key, { first: line, count: 1 })
   }
   const merged = [...groups.values()].map(({ first, count }) => (count > 1 ? `${first} (${count} times)` : first))
-  return merged.length > MAX_PROBLEMS ? [...merged.slice(0, MAX_PROBLEMS), `… and ${merged.length - MAX_PROBLEMS} more`] : merged
+  return merged.length > MAX_PROBLEMS
+    ? [...merged.slice(0, MAX_PROBLEMS), `… and ${merged.length - MAX_PROBLEMS} more`]
+    : merged
 }

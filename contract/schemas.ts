@@ -9,6 +9,7 @@ import {
   PolicyRuleListResponse,
   ValidationError,
 } from '../model/schemas.js'
+import { errorsGeneration } from './generation.js'
 import { wireSchema, wireShape } from './wire-schema.js'
 
 /**
@@ -65,11 +66,27 @@ export const DEMOGRAPHIC_VALUES: SchemaPair = {
   exact: z.array(wireSchema(DemographicValue, strict)),
 }
 
-/** Every 422. */
+/** Every 422 of a pydantic 2 server, as the mock writes it. */
 export const VALIDATION_ERROR_BODY: SchemaPair = {
   name: 'validation error body',
   contract: z.object({ detail: z.array(ContractValidationError) }),
   exact: z.strictObject({ detail: z.array(wireSchema(ValidationError, strict)) }),
+}
+
+/** pydantic 1 writes no `input`: a dialect, not a difference worth a warning. */
+const PYDANTIC_1_VALIDATION_ERROR_BODY: SchemaPair = {
+  ...VALIDATION_ERROR_BODY,
+  exact: z.strictObject({
+    detail: z.array(z.strictObject({ ...ContractValidationError.shape, ctx: FreeFormObject.optional() })),
+  }),
+}
+
+/** The pair to read a 422 body with, in the pydantic dialect it is written in. */
+export function validationErrorBody(body: unknown): SchemaPair {
+  const detail = (body as { detail?: unknown } | undefined)?.detail
+  return Array.isArray(detail) && errorsGeneration(detail) === '1'
+    ? PYDANTIC_1_VALIDATION_ERROR_BODY
+    : VALIDATION_ERROR_BODY
 }
 
 /** Every refusal and unknown resource (401, 403, 404, 409). */

@@ -1,4 +1,5 @@
-import type { Profile, ProfileOptions } from '../model/profile.js'
+import type { Profile } from '../model/profile.js'
+import type { ProfileFile } from './profile-settings.js'
 
 /** What `verify()` needs to know about the server under test. */
 export interface VerifyOptions {
@@ -18,6 +19,8 @@ export interface VerifyOptions {
   allowWrites?: boolean
   /** A token without `persona:read` and `policy:read`, for `auth.no-permission`. */
   noPermToken?: string
+  /** A policy of another team than the token's, for `auth.other-team-policy`. */
+  otherPolicyId?: string
   /** Milliseconds each request may take. @default 10000 */
   timeoutMs?: number
   /** Milliseconds the whole run may take; checks left when it runs out are skipped. @default 120000 */
@@ -29,19 +32,39 @@ export interface Evidence {
   request: string
   expected: string
   got: string
+  /** A ready command that sends the request again; tokens come from the environment, never printed. */
+  curl?: string
 }
+
+/**
+ * Which side of the rule a check is on. Only `contract` checks fail: where a frontend built against
+ * the mock could break on the server. `dialect` (what the pydantic or FastAPI generation shows) and
+ * `choice` (where the description is silent, or the server is more lenient) are reported and written
+ * into the profile, never failed.
+ */
+export type CheckKind = 'contract' | 'dialect' | 'choice'
 
 /** A check passed, failed (with evidence) or was skipped (with a reason). */
 export type CheckStatus = 'passed' | 'failed' | 'skipped'
 
 /** The part of the contract a check belongs to: the first part of its id. */
-export type CheckGroup = 'schema' | 'paging' | 'filters' | 'validation' | 'auth' | 'errors' | 'bulk' | 'profile' | 'drift'
+export type CheckGroup =
+  | 'schema'
+  | 'paging'
+  | 'filters'
+  | 'validation'
+  | 'auth'
+  | 'errors'
+  | 'bulk'
+  | 'profile'
+  | 'drift'
 
 /** The outcome of one check. */
 export interface CheckResult {
   /** Stable id, e.g. `paging.total-stable`: the group, a dot, the name. */
   id: string
   group: CheckGroup
+  kind: CheckKind
   /** One line: what the check holds the server to. */
   description: string
   status: CheckStatus
@@ -65,13 +88,13 @@ export interface DetectedSetting {
 
 /** The profile a server shows, where the API description is silent (`decisions.md`). */
 export interface DetectedProfile {
-  /** Only the settings the run could see: what `--profile-out` writes (it passes `resolveProfile`). */
-  settings: ProfileOptions
-  /** `settings` over the mock's defaults. */
+  /** Only the settings the run could see: what `--profile-out` writes, for `agent-console-mock --profile`. */
+  settings: ProfileFile
+  /** `settings` over the mock's defaults (those settings the mock's profile knows). */
   resolved: Profile
-  detected: Partial<Record<keyof Profile, DetectedSetting>>
+  detected: Partial<Record<keyof ProfileFile, DetectedSetting>>
   /** Settings the run could not see, and why; the mock's default stays. */
-  undetermined: Partial<Record<keyof Profile, string>>
+  undetermined: Partial<Record<keyof ProfileFile, string>>
   /** What the server shows that the mock has no setting for (orderings, error texts). */
   observations: Record<string, string>
 }
@@ -92,7 +115,7 @@ export interface Report {
   ok: boolean
   summary: ReportSummary
   /** The ids the run worked with, given or discovered. */
-  ids: { teamId?: string; policyId?: string; dimensionId?: string }
+  ids: { teamId?: string; policyId?: string; dimensionId?: string; otherPolicyId?: string }
   /** How the run went about it: discovered ids, requests sent. */
   notes: string[]
   checks: CheckResult[]

@@ -1,9 +1,9 @@
 import { listPersonas } from '../api.js'
 import type { Check, CheckScope } from '../check.js'
-import { crawl, idsOf, type Crawl } from '../crawl.js'
-import { describeIdDifference, expectPage, mismatch } from '../expectations.js'
-import { describeRequest } from '../http-client.js'
-import { partialNote, personaReference } from '../reference.js'
+import { expectConcatenation } from '../concatenation.js'
+import { crawl, type Crawl } from '../crawl.js'
+import { expectPage, mismatch } from '../expectations.js'
+import { personaReference } from '../reference.js'
 
 /** A small page size, so that a set of a few dozen records spans many pages. */
 const SMALL_PAGE = 7
@@ -21,7 +21,12 @@ export async function personaBaseline(scope: CheckScope): Promise<{ reference: C
 /** The same set read 7 at a time, once per run. */
 function smallPages(scope: CheckScope): Promise<Crawl> {
   const { ctx } = scope
-  return ctx.memo('personas-small-pages', () => crawl(ctx, (offset, limit) => listPersonas(ctx, { limit, offset }), { pageSize: SMALL_PAGE, maxPages: SMALL_PAGES }))
+  return ctx.memo('personas-small-pages', () =>
+    crawl(ctx, (offset, limit) => listPersonas(ctx, { limit, offset }), {
+      pageSize: SMALL_PAGE,
+      maxPages: SMALL_PAGES,
+    }),
+  )
 }
 
 /** Each page holds exactly min(limit, total - offset) records. */
@@ -29,13 +34,22 @@ async function expectPageSize(scope: CheckScope, total: number, query: { limit?:
   const answer = await scope.ctx.send(listPersonas(scope.ctx, query))
   const page = expectPage(scope, answer)
   const expected = Math.max(0, Math.min(query.limit ?? 10, total - (query.offset ?? 0)))
-  if (page) scope.expect(page.results.length === expected, mismatch(answer, `${expected} records (limit ${query.limit ?? 'default 10'}, ${total} in all)`, `${page.results.length} records`))
+  if (page)
+    scope.expect(
+      page.results.length === expected,
+      mismatch(
+        answer,
+        `${expected} records (limit ${query.limit ?? 'default 10'}, ${total} in all)`,
+        `${page.results.length} records`,
+      ),
+    )
 }
 
 /** Paging of the personas: limits, default, totals, concatenation, past the end. */
 export const pagingChecks: Check[] = [
   {
     id: 'paging.limit-respected',
+    kind: 'contract',
     description: 'a page holds exactly min(limit, total - offset) personas',
     needs: ['team'],
     async run(scope) {
@@ -47,6 +61,7 @@ export const pagingChecks: Check[] = [
   },
   {
     id: 'paging.default-limit',
+    kind: 'contract',
     description: 'without a limit, a page holds min(10, total) personas',
     needs: ['team'],
     async run(scope) {
@@ -56,6 +71,7 @@ export const pagingChecks: Check[] = [
   },
   {
     id: 'paging.total-stable',
+    kind: 'contract',
     description: 'total is the same on every page and for every page size',
     needs: ['team'],
     async run(scope) {
@@ -64,12 +80,16 @@ export const pagingChecks: Check[] = [
       const pages = await smallPages(scope)
       if (pages.problem) return scope.fail(pages.problem)
       for (const { answer, page } of [...baseline.reference.pages, ...pages.pages]) {
-        scope.expect(page.total === baseline.total, mismatch(answer, `total ${baseline.total}, as on the first page of 100`, `total ${page.total}`))
+        scope.expect(
+          page.total === baseline.total,
+          mismatch(answer, `total ${baseline.total}, as on the first page of 100`, `total ${page.total}`),
+        )
       }
     },
   },
   {
     id: 'paging.concatenation',
+    kind: 'contract',
     description: `pages of ${SMALL_PAGE} concatenate to the whole set, in order, with no duplicate and no gap`,
     needs: ['team'],
     async run(scope) {
@@ -82,6 +102,7 @@ export const pagingChecks: Check[] = [
   },
   {
     id: 'paging.past-end',
+    kind: 'contract',
     description: 'an offset at or past the end gives results [] with the true total',
     needs: ['team'],
     async run(scope) {
@@ -91,29 +112,12 @@ export const pagingChecks: Check[] = [
         const answer = await scope.ctx.send(listPersonas(scope.ctx, { limit: 10, offset }))
         const page = expectPage(scope, answer)
         const got = page ? `${page.results.length} records, total ${page.total}` : ''
-        if (page) scope.expect(page.results.length === 0 && page.total === baseline.total, mismatch(answer, `results [] and total ${baseline.total}`, got))
+        if (page)
+          scope.expect(
+            page.results.length === 0 && page.total === baseline.total,
+            mismatch(answer, `results [] and total ${baseline.total}`, got),
+          )
       }
     },
   },
 ]
-
-/**
- * The small pages, concatenated, are the reference set in the reference order: no record twice
- * (an ignored offset repeats the first page), none missing (a total that lies leaves a gap).
- */
-export function expectConcatenation(scope: CheckScope, reference: Crawl, pages: Crawl, what: string): void {
-  const got = idsOf(pages.records)
-  const expected = idsOf(reference.records).slice(0, pages.complete ? undefined : got.length)
-  const request = `${describeRequest(pages.pages[0]!.answer.request)} and the next ${pages.pages.length - 1} pages`
-  const duplicates = got.filter((id, index) => got.indexOf(id) !== index)
-  scope.expect(duplicates.length === 0, { request, expected: 'no record on two pages', got: `${duplicates.length} repeated (${[...new Set(duplicates)].slice(0, 3).join(', ')})` })
-  const total = reference.pages[0]?.page.total ?? 0
-  if (pages.complete) scope.expect(got.length === total, { request, expected: `${total} records, as total says`, got: `${what} held ${got.length}` })
-  scope.expect(sameSet(got, expected), { request, expected: 'the records of one large page', got: describeIdDifference(expected, got) })
-  if (sameSet(got, expected) && duplicates.length === 0) {
-    scope.expect(got.every((id, index) => id === expected[index]), { request, expected: 'the order of one large page', got: 'the same records in another order' })
-  }
-  if (!pages.complete || !reference.complete) scope.note(partialNote(what, pages))
-}
-
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && new Set([...a, ...b]).size === new Set(a).size

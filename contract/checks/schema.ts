@@ -7,7 +7,10 @@ import { DEMOGRAPHIC_VALUES, PERSONA_LIST, RULE_LIST, type SchemaPair } from '..
 
 /** Every page read validates: a missing field, a wrong type or a non-integer timestamp fails; an unknown field warns. */
 function expectPagesValid(scope: CheckScope, crawl: Crawl, pair: SchemaPair): void {
-  if (crawl.problem) return scope.fail(crawl.problem)
+  if (crawl.problem) {
+    scope.fail(crawl.problem)
+    return
+  }
   for (const { answer } of crawl.pages) expectShape(scope, answer, pair)
   if (!crawl.complete) scope.note(partialNote(pair.name, crawl))
 }
@@ -16,24 +19,33 @@ function expectPagesValid(scope: CheckScope, crawl: Crawl, pair: SchemaPair): vo
 export const schemaChecks: Check[] = [
   {
     id: 'schema.persona-list',
-    description: 'every page of personas is a PersonaListResponse: each field present with its type, timestamps integers',
+    kind: 'contract',
+    description:
+      'every page of personas is a PersonaListResponse: each field present with its type, timestamps integers',
     needs: ['team'],
     run: async (scope) => expectPagesValid(scope, await personaReference(scope.ctx), PERSONA_LIST),
   },
   {
     id: 'schema.rule-list',
-    description: 'every page of policy rules is a rules list response: each field present with its type, timestamps integers',
+    kind: 'contract',
+    description:
+      'every page of policy rules is a rules list response: each field present with its type, timestamps integers',
     needs: ['policy'],
     run: async (scope) => expectPagesValid(scope, await rulesReference(scope.ctx), RULE_LIST),
   },
   {
     id: 'schema.bulk-values',
+    kind: 'contract',
     description: 'the bulk add answers an array of DemographicValue records, each field present with its type',
     needs: ['writes', 'admin token', 'dimension'],
     async run(scope) {
       const { ctx } = scope
-      const answer = await ctx.send(bulkAdd(ctx.ids.dimensionId!, { values: [{ value: ctx.uniqueValue('schema') }] }, ctx.credentials.admin!))
-      if (expectStatus(scope, answer, [200, 201], '200 or 201 with the added value')) expectShape(scope, answer, DEMOGRAPHIC_VALUES)
+      // Every field sent: which ones a server requires, and their defaults, are bulk.defaults' business.
+      const value = ctx.uniqueValue('schema')
+      const item = { value, display_name: value, metadata: {}, sort_order: 1 }
+      const answer = await ctx.send(bulkAdd(ctx.ids.dimensionId!, { values: [item] }, ctx.credentials.admin!))
+      if (expectStatus(scope, answer, [200, 201], '200 or 201 with the added value'))
+        expectShape(scope, answer, DEMOGRAPHIC_VALUES)
     },
   },
 ]

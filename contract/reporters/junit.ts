@@ -7,7 +7,12 @@ import type { CheckGroup, CheckResult, Report } from '../types.js'
 export function formatJunit(report: Report): string {
   const groups = [...new Set(report.checks.map((check) => check.group))]
   const { passed, failed, skipped } = report.summary
-  const suites = groups.map((group) => testsuite(group, report.checks.filter((check) => check.group === group)))
+  const suites = groups.map((group) =>
+    testsuite(
+      group,
+      report.checks.filter((check) => check.group === group),
+    ),
+  )
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="agent-console-mock verify" tests="${passed + failed + skipped}" failures="${failed}" skipped="${skipped}" errors="0" time="${seconds(report.durationMs)}">`,
@@ -26,11 +31,18 @@ function testsuite(group: CheckGroup, checks: readonly CheckResult[]): string {
 
 function testcase(check: CheckResult): string {
   const open = `    <testcase classname="contract.${check.group}" name="${escapeXml(check.id)}" time="${seconds(check.durationMs)}">`
-  const body: string[] = []
+  const body: string[] = [`      <properties><property name="kind" value="${check.kind}"/></properties>`]
   if (check.status === 'failed') {
     const message = check.evidence[0] ? `expected ${check.evidence[0].expected}` : 'failed'
-    const text = check.evidence.map((item) => `request:  ${item.request}\nexpected: ${item.expected}\ngot:      ${item.got}`).join('\n\n')
-    body.push(`      <failure message="${escapeXml(`${check.description}: ${message}`)}" type="contract">${escapeXml(text)}</failure>`)
+    const text = check.evidence
+      .map(
+        (item) =>
+          `request:  ${item.request}\nexpected: ${item.expected}\ngot:      ${item.got}${item.curl ? `\ncurl:     ${item.curl}` : ''}`,
+      )
+      .join('\n\n')
+    body.push(
+      `      <failure message="${escapeXml(`${check.description}: ${message}`)}" type="contract">${escapeXml(text)}</failure>`,
+    )
   }
   if (check.status === 'skipped') body.push(`      <skipped message="${escapeXml(check.reason ?? '')}"/>`)
   const out = [...check.warnings.map((warning) => `warning: ${warning}`), ...check.notes]

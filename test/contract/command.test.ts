@@ -16,7 +16,11 @@ let directory: string
 
 beforeAll(async () => {
   healthy = await startMock({ profile: { bulkAddStatus: 200 } })
-  broken = await startMock({ handlers: BROKEN_VARIANTS.find((variant) => variant.bug === 'intents ignored')!.handlers(healthy.sessions.primary.fixtures) })
+  broken = await startMock({
+    handlers: BROKEN_VARIANTS.find((variant) => variant.bug === 'intents ignored')!.handlers(
+      healthy.sessions.primary.fixtures,
+    ),
+  })
   directory = await mkdtemp(join(tmpdir(), 'verify-command-'))
 })
 afterAll(async () => {
@@ -27,21 +31,54 @@ afterAll(async () => {
 /** A tiny program like the CLI's, with `verify` registered; what it printed and the exit code it set. */
 async function run(...args: string[]) {
   const output = { stdout: '', stderr: '', exitCode: undefined as number | undefined }
-  const program = new Command('agent-console-mock').exitOverride().configureOutput({ writeOut: (text) => void (output.stdout += text), writeErr: (text) => void (output.stderr += text) })
+  const program = new Command('agent-console-mock').exitOverride().configureOutput({
+    writeOut: (text) => void (output.stdout += text),
+    writeErr: (text) => void (output.stderr += text),
+  })
   program.option('--profile <file>', 'the server option the real CLI has')
-  registerVerifyCommand(program, { stdout: (text) => void (output.stdout += text), stderr: (text) => void (output.stderr += text), exit: (code) => void (output.exitCode = code), color: false })
+  registerVerifyCommand(program, {
+    stdout: (text) => void (output.stdout += text),
+    stderr: (text) => void (output.stderr += text),
+    exit: (code) => void (output.exitCode = code),
+    color: false,
+  })
   await program.parseAsync(['verify', ...args], { from: 'user' })
   return output
 }
 
 function argsFor(running: RunningServer): string[] {
   const { fixtures } = running.sessions.primary
-  return ['--base-url', running.url, '--token', fixtures.tokens.team_reader, '--policy-id', fixtures.policies[0]!.id, '--dimension-id', fixtures.dimensions[0]!.id, '--admin-token', fixtures.tokens.super_admin, '--no-perm-token', fixtures.tokens.no_permissions]
+  const other = fixtures.policies.find((policy) => policy.team_id !== fixtures.teams[0]!.id)!.id
+  return [
+    '--base-url',
+    running.url,
+    '--token',
+    fixtures.tokens.team_reader,
+    '--policy-id',
+    fixtures.policies[0]!.id,
+    '--other-policy-id',
+    other,
+    '--dimension-id',
+    fixtures.dimensions[0]!.id,
+    '--admin-token',
+    fixtures.tokens.super_admin,
+    '--no-perm-token',
+    fixtures.tokens.no_permissions,
+  ]
 }
 
 it('exits 0 against the mock, writes the report where --out says and the profile where --profile-out says', async () => {
   const [out, profile] = [join(directory, 'verify.xml'), join(directory, 'profile.json')]
-  const result = await run(...argsFor(healthy), '--allow-writes', '--format', 'junit', '--out', out, '--profile-out', profile)
+  const result = await run(
+    ...argsFor(healthy),
+    '--allow-writes',
+    '--format',
+    'junit',
+    '--out',
+    out,
+    '--profile-out',
+    profile,
+  )
   expect(result.exitCode).toBe(0)
   expect(result.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, 0 skipped$/)
   expect(findAll(parseXml(await readFile(out, 'utf8')), 'failure')).toEqual([])
@@ -54,25 +91,38 @@ it('exits 1 when a check fails, and prints the report in --format without --out'
   const result = await run(...argsFor(broken), '--format', 'json')
   expect(result.exitCode).toBe(1)
   const report = JSON.parse(result.stdout)
-  expect(report.checks.filter((check: { status: string }) => check.status === 'failed').map((check: { id: string }) => check.id)).toEqual(['filters.intents'])
+  expect(
+    report.checks
+      .filter((check: { status: string }) => check.status === 'failed')
+      .map((check: { id: string }) => check.id),
+  ).toEqual(['filters.intents'])
 })
 
 it('reads --no-perm-token as a token, and leaves auth.no-permission skipped without it', async () => {
   const given = JSON.parse((await run(...argsFor(healthy), '--format', 'json')).stdout)
   expect(given.checks.find((check: { id: string }) => check.id === 'auth.no-permission').status).toBe('passed')
   const { fixtures } = healthy.sessions.primary
-  const without = JSON.parse((await run('--base-url', healthy.url, '--token', fixtures.tokens.team_reader, '--format', 'json')).stdout)
-  expect(without.checks.find((check: { id: string }) => check.id === 'auth.no-permission').reason).toMatch(/needs --no-perm-token/)
+  const without = JSON.parse(
+    (await run('--base-url', healthy.url, '--token', fixtures.tokens.team_reader, '--format', 'json')).stdout,
+  )
+  expect(without.checks.find((check: { id: string }) => check.id === 'auth.no-permission').reason).toMatch(
+    /needs --no-perm-token/,
+  )
 })
 
 it('takes the tokens from the environment, so CI logs never show them', async () => {
   const { fixtures } = healthy.sessions.primary
-  const environment = { AGENT_CONSOLE_VERIFY_TOKEN: fixtures.tokens.team_reader, AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN: fixtures.tokens.no_permissions }
+  const environment = {
+    AGENT_CONSOLE_VERIFY_TOKEN: fixtures.tokens.team_reader,
+    AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN: fixtures.tokens.no_permissions,
+  }
   Object.assign(process.env, environment)
   try {
     const report = JSON.parse((await run('--base-url', healthy.url, '--format', 'json')).stdout)
     expect(report.checks.find((check: { id: string }) => check.id === 'auth.no-permission').status).toBe('passed')
-    expect(JSON.stringify(report), 'reports name tokens by role, never by value').not.toContain(fixtures.tokens.team_reader)
+    expect(JSON.stringify(report), 'reports name tokens by role, never by value').not.toContain(
+      fixtures.tokens.team_reader,
+    )
   } finally {
     for (const name of Object.keys(environment)) delete process.env[name]
   }
@@ -82,12 +132,16 @@ it('exits 2 with a clear message when the server cannot be reached', async () =>
   const port = await closedPort()
   const result = await run('--base-url', `http://127.0.0.1:${port}`, '--token', 't', '--timeout', '2000')
   expect(result.exitCode).toBe(2)
-  expect(result.stderr).toBe(`agent-console-mock verify: Cannot reach http://127.0.0.1:${port}: connection refused: is the server running on that port?\n`)
+  expect(result.stderr).toBe(
+    `agent-console-mock verify: Cannot reach http://127.0.0.1:${port}: connection refused: is the server running on that port?\n`,
+  )
 })
 
 it('explains itself with --help and refuses an unknown format', async () => {
   const help = await run('--help').catch((error: { code: string }) => error)
   expect((help as { code: string }).code).toBe('commander.helpDisplayed')
-  const error = await run('--base-url', healthy.url, '--token', 't', '--format', 'xml').catch((thrown: { code: string }) => thrown)
+  const error = await run('--base-url', healthy.url, '--token', 't', '--format', 'xml').catch(
+    (thrown: { code: string }) => thrown,
+  )
   expect((error as { code: string }).code).toBe('commander.invalidArgument')
 })

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { HttpResponse } from 'msw'
 import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
-import { verify } from '../../contract/index.js'
+import { verify, type ProfileFile } from '../../contract/index.js'
 import { pydanticOf, timestampUnitOf } from '../../contract/profile-detection.js'
 import { OPENAPI, override } from './support/variant.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
@@ -15,15 +15,39 @@ const NON_DEFAULT: ProfileOptions = {
   rulesPaging: { limit: 'page_size', offset: 'skip', defaultLimit: 50 },
 }
 
+/** What verify learns beyond those settings from a mock that keeps its defaults for them. */
+const LEARNED_DEFAULTS: ProfileFile = {
+  intents: 'string',
+  bounds: { personasLimitMax: 100, rulesLimitMax: 1000, bulkMaxItems: 1000, valueMaxLength: 255 },
+  declaredErrors: {},
+  errorTexts: {
+    notAuthenticated: 'Not authenticated',
+    invalidToken: 'Could not validate credentials',
+    missingPermission: 'Missing permission: {permission}',
+    teamForbidden: 'Not authorized for this team',
+    superAdminRequired: 'Super admin permission required',
+    policyNotFound: 'Policy not found',
+    dimensionNotFound: 'Dimension not found',
+    duplicateValues: 'Duplicate values: {values}',
+    teamRequired: 'team_id is required',
+  },
+}
+const EXPECTED = { ...NON_DEFAULT, ...LEARNED_DEFAULTS }
+
 it('detects every setting of a mock started with a non-default profile, and passes', async () => {
   const running = await startMock({ profile: NON_DEFAULT })
   try {
     const report = await verify(verifyOptionsFor(running))
-    expect(report.profile.settings).toEqual(NON_DEFAULT)
-    expect(resolveProfile(report.profile.settings), 'a file --profile loads').toEqual(resolveProfile(NON_DEFAULT))
+    expect(report.profile.settings).toEqual(EXPECTED)
+    expect(resolveProfile(report.profile.settings as ProfileOptions), 'a file --profile loads').toEqual(
+      resolveProfile(EXPECTED as ProfileOptions),
+    )
     expect(report.profile.undetermined).toEqual({})
     expect(report.checks.filter((check) => check.status !== 'passed').map((check) => check.id)).toEqual([])
-    expect(report.checks.flatMap((check) => check.warnings), 'the mock\'s error texts for FastAPI ≤0.121 too').toEqual([])
+    expect(
+      report.checks.flatMap((check) => check.warnings),
+      "the mock's error texts for FastAPI ≤0.121 too",
+    ).toEqual([])
   } finally {
     await running.close()
   }
@@ -34,9 +58,12 @@ it('finds the rules paging names and default by probing when the server publishe
   const running = await startMock({ profile: NON_DEFAULT, handlers: [hidden] })
   try {
     const report = await verify(verifyOptionsFor(running))
-    expect(report.profile.settings).toEqual(NON_DEFAULT)
+    const { declaredErrors: _, ...withoutDocument } = EXPECTED
+    expect(report.profile.settings).toEqual(withoutDocument)
     expect(report.profile.detected.rulesPaging?.source).toMatch(/422 locs of GET \/v1\/policies\/.*page_size=0/)
-    expect(report.checks.filter((check) => check.id.startsWith('drift.')).map((check) => check.reason)).toEqual(Array(4).fill('the server publishes no /openapi.json'))
+    expect(report.checks.filter((check) => check.id.startsWith('drift.')).map((check) => check.reason)).toEqual(
+      Array(4).fill('the server publishes no /openapi.json'),
+    )
     expect(report.ok).toBe(true)
   } finally {
     await running.close()
@@ -47,8 +74,9 @@ it('leaves out what a read-only run cannot see, and says why', async () => {
   const running = await startMock({ profile: NON_DEFAULT })
   try {
     const report = await verify(verifyOptionsFor(running, { allowWrites: false }))
-    const { bulkDuplicates, ...seen } = NON_DEFAULT
-    expect(report.profile.settings).toEqual(seen)
+    const { bulkDuplicates, errorTexts, ...seen } = EXPECTED
+    const { duplicateValues: _, ...withoutDuplicates } = errorTexts!
+    expect(report.profile.settings).toEqual({ ...seen, errorTexts: withoutDuplicates })
     expect(bulkDuplicates).toBe('reject')
     expect(report.profile.undetermined.bulkDuplicates).toMatch(/read-only run/)
   } finally {
@@ -57,8 +85,19 @@ it('leaves out what a read-only run cannot see, and says why', async () => {
 })
 
 it('reads the timestamp unit from magnitudes and the pydantic version from the UUID message', () => {
-  expect([timestampUnitOf([1_766_699_046]), timestampUnitOf([1_766_699_046_000]), timestampUnitOf([1, 1_766_699_046_000]), timestampUnitOf([])]).toEqual(['s', 'ms', undefined, undefined])
-  expect(pydanticOf('Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1')).toBe('2.12')
+  expect([
+    timestampUnitOf([1_766_699_046]),
+    timestampUnitOf([1_766_699_046_000]),
+    timestampUnitOf([1, 1_766_699_046_000]),
+    timestampUnitOf([]),
+  ]).toEqual(['s', 'ms', undefined, undefined])
+  expect(
+    pydanticOf(
+      'Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1',
+    ),
+  ).toBe('2.12')
   expect(pydanticOf('Input should be a valid UUID, invalid character: found `n` at 1')).toBe('2.13')
-  expect(pydanticOf('Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3')).toBeUndefined()
+  expect(
+    pydanticOf('Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3'),
+  ).toBeUndefined()
 })

@@ -11,7 +11,11 @@ let failing: Report
 
 beforeAll(async () => {
   const healthy = await startMock()
-  const broken = await startMock({ handlers: BROKEN_VARIANTS.find((variant) => variant.bug === 'offset ignored')!.handlers(healthy.sessions.primary.fixtures) })
+  const broken = await startMock({
+    handlers: BROKEN_VARIANTS.find((variant) => variant.bug === 'offset ignored')!.handlers(
+      healthy.sessions.primary.fixtures,
+    ),
+  })
   servers.push(healthy, broken)
   passing = await verify(verifyOptionsFor(healthy, { allowWrites: false, policyId: undefined }))
   failing = await verify(verifyOptionsFor(broken))
@@ -70,7 +74,19 @@ it('keeps JUnit well-formed whatever the server sent', () => {
   const hostile = '</failure>]]><x a="1">&amp; & \u0001 \ud800 "quoted" \'single\''
   const report: Report = {
     ...failing,
-    checks: [{ id: 'schema.persona-list', group: 'schema', description: 'd <&>', status: 'failed', evidence: [{ request: hostile, expected: hostile, got: hostile }], warnings: [hostile], notes: [], durationMs: 1 }],
+    checks: [
+      {
+        id: 'schema.persona-list',
+        group: 'schema',
+        kind: 'contract',
+        description: 'd <&>',
+        status: 'failed',
+        evidence: [{ request: hostile, expected: hostile, got: hostile }],
+        warnings: [hostile],
+        notes: [],
+        durationMs: 1,
+      },
+    ],
   }
   const failure = findAll(parseXml(formatJunit(report)), 'failure')[0]!
   expect(failure.text).toContain('</failure>]]><x a="1">&amp; & \uFFFD \uFFFD "quoted" \'single\'')

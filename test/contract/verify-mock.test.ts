@@ -15,12 +15,19 @@ const values = () => running.sessions.primary.world.values.all().map(({ value })
 it('passes every check against the mock itself, writes included', async () => {
   const before = values()
   const report = await verify(verifyOptionsFor(running))
-  expect(report.checks.filter((check) => check.status !== 'passed').map((check) => `${check.id}: ${check.reason ?? JSON.stringify(check.evidence)}`)).toEqual([])
+  expect(
+    report.checks
+      .filter((check) => check.status !== 'passed')
+      .map((check) => `${check.id}: ${check.reason ?? JSON.stringify(check.evidence)}`),
+  ).toEqual([])
   expect(report.ok).toBe(true)
   expect(report.summary.warnings, JSON.stringify(report.checks.flatMap((check) => check.warnings))).toBe(0)
   const added = values().filter((value) => !before.includes(value))
   expect(added.length, 'the writes added values').toBeGreaterThan(0)
-  expect(added.every((value) => value.startsWith('agent-console-mock-verify-')), 'only uniquely named values').toBe(true)
+  expect(
+    added.every((value) => value.startsWith('agent-console-mock-verify-')),
+    'only uniquely named values',
+  ).toBe(true)
   expect(values().slice(0, before.length), 'nothing else changed').toEqual(before)
 })
 
@@ -30,9 +37,18 @@ it('writes nothing without allowWrites, and says why the write checks are skippe
   expect(values()).toEqual(before)
   expect(report.ok).toBe(true)
   const skipped = report.checks.filter((check) => check.status === 'skipped')
-  expect(skipped.map((check) => check.id).sort()).toEqual(['bulk.all-or-nothing', 'bulk.defaults', 'bulk.duplicates', 'bulk.records', 'profile.bulk-duplicates', 'schema.bulk-values'])
+  expect(skipped.map((check) => check.id).sort()).toEqual([
+    'bulk.all-or-nothing',
+    'bulk.defaults',
+    'bulk.duplicates',
+    'bulk.records',
+    'profile.bulk-duplicates',
+    'schema.bulk-values',
+  ])
   expect(skipped.find((check) => check.id === 'bulk.defaults')?.reason).toMatch(/read-only run: pass --allow-writes/)
-  expect(report.profile.detected.bulkAddStatus?.source, 'read from the published document instead').toMatch(/openapi\.json/)
+  expect(report.profile.detected.bulkAddStatus?.source, 'read from the published document instead').toMatch(
+    /openapi\.json/,
+  )
 })
 
 it('discovers the team from the token and skips what needs ids it cannot discover', async () => {
@@ -40,7 +56,9 @@ it('discovers the team from the token and skips what needs ids it cannot discove
   const report = await verify({ baseUrl: running.url, token: tokens.team_reader })
   expect(report.ok).toBe(true)
   expect(report.ids.teamId).toBe(running.sessions.primary.fixtures.teams[0]!.id)
-  const reasons = Object.fromEntries(report.checks.filter((check) => check.status === 'skipped').map((check) => [check.id, check.reason]))
+  const reasons = Object.fromEntries(
+    report.checks.filter((check) => check.status === 'skipped').map((check) => [check.id, check.reason]),
+  )
   expect(reasons['schema.rule-list']).toMatch(/needs --policy-id/)
   expect(reasons['auth.no-permission']).toMatch(/needs --no-perm-token/)
   expect(reasons['validation.body']).toMatch(/needs --admin-token/)
@@ -48,12 +66,21 @@ it('discovers the team from the token and skips what needs ids it cannot discove
 })
 
 it('warns about an unknown extra field without failing', async () => {
-  const extra = await startMock({ handlers: [rewrite('get', PERSONAS, (body) => ({ ...body, results: body.results.map((persona: object) => ({ ...persona, avatar_url: null })) }))] })
+  const extra = await startMock({
+    handlers: [
+      rewrite('get', PERSONAS, (body) => ({
+        ...body,
+        results: body.results.map((persona: object) => ({ ...persona, avatar_url: null })),
+      })),
+    ],
+  })
   try {
     const report = await verify(verifyOptionsFor(extra))
     const schema = report.checks.find((check) => check.id === 'schema.persona-list')!
     expect(schema.status).toBe('passed')
-    expect(schema.warnings).toEqual(['PersonaListResponse: results[].avatar_url: unknown field, not in the contract (60 times)'])
+    expect(schema.warnings).toEqual([
+      'PersonaListResponse: results[].avatar_url: unknown field, not in the contract (60 times)',
+    ])
     expect(report.ok).toBe(true)
   } finally {
     await extra.close()

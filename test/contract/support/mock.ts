@@ -5,7 +5,9 @@ import { startServer, type RunningServer, type ServerOptions } from '../../../ho
 import type { VerifyOptions } from '../../../contract/index.js'
 
 /** The mock's standalone server on a free loopback port, silent. */
-export async function startMock(options: Omit<ServerOptions, 'port' | 'logger'> & { handlers?: RequestHandler[] } = {}): Promise<RunningServer> {
+export async function startMock(
+  options: Omit<ServerOptions, 'port' | 'logger'> & { handlers?: RequestHandler[] } = {},
+): Promise<RunningServer> {
   const { handlers, ...rest } = options
   const running = await startServer({ ...rest, port: 0, logger: { info() {}, error() {} } })
   if (handlers) running.use(...handlers)
@@ -19,6 +21,7 @@ export function verifyOptionsFor(running: RunningServer, extra: Partial<VerifyOp
     baseUrl: running.url,
     token: fixtures.tokens.team_reader,
     policyId: fixtures.policies[0]!.id,
+    otherPolicyId: fixtures.policies.find((policy) => policy.team_id !== fixtures.teams[0]!.id)!.id,
     dimensionId: fixtures.dimensions[0]!.id,
     adminToken: fixtures.tokens.super_admin,
     noPermToken: fixtures.tokens.no_permissions,

@@ -13,7 +13,10 @@ export type Method = 'get' | 'post'
 export type Json = any
 
 /** Sends a request on to the real mock (the same server), optionally changed first. */
-export async function forward(request: Request, change: { url?: (url: URL) => void; headers?: (headers: Headers) => void; body?: string } = {}): Promise<Response> {
+export async function forward(
+  request: Request,
+  change: { url?: (url: URL) => void; headers?: (headers: Headers) => void; body?: string } = {},
+): Promise<Response> {
   const url = new URL(request.url)
   change.url?.(url)
   const headers = new Headers(request.headers)
@@ -25,12 +28,19 @@ export async function forward(request: Request, change: { url?: (url: URL) => vo
 }
 
 /** Answers one route instead of the mock; `undefined` lets the mock answer. */
-export function override(method: Method, path: string, respond: (request: Request) => Promise<Response | undefined> | Response | undefined): HttpHandler {
+export function override(
+  method: Method,
+  path: string,
+  respond: (request: Request) => Promise<Response | undefined> | Response | undefined,
+): HttpHandler {
   return http[method](`*${path}`, ({ request }) => (request.headers.has(PASS_THROUGH) ? undefined : respond(request)))
 }
 
 /** The real answer to a request, as JSON, with its status. */
-export async function realAnswer(request: Request, change?: Parameters<typeof forward>[1]): Promise<{ status: number; body: Json }> {
+export async function realAnswer(
+  request: Request,
+  change?: Parameters<typeof forward>[1],
+): Promise<{ status: number; body: Json }> {
   const response = await forward(request, change)
   const text = await response.text()
   return { status: response.status, body: text ? JSON.parse(text) : undefined }
@@ -40,7 +50,12 @@ export async function realAnswer(request: Request, change?: Parameters<typeof fo
  * Rewrites the JSON body of the real answers of one route (only 2xx answers unless `all`);
  * `change` may also return a whole other Response.
  */
-export function rewrite(method: Method, path: string, change: (body: Json, request: Request, status: number) => Json, options: { all?: boolean } = {}): HttpHandler {
+export function rewrite(
+  method: Method,
+  path: string,
+  change: (body: Json, request: Request, status: number) => Json,
+  options: { all?: boolean } = {},
+): HttpHandler {
   return override(method, path, async (request) => {
     const response = await forward(request)
     if (!options.all && !response.ok) return response

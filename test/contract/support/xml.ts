@@ -36,7 +36,8 @@ function readElement(reader: { xml: string; at: number }): XmlElement {
     reader.at += 2
     return element
   }
-  if (!reader.xml.startsWith('>', reader.at)) throw new Error(`unterminated start tag <${element.name}> at ${reader.at}`)
+  if (!reader.xml.startsWith('>', reader.at))
+    throw new Error(`unterminated start tag <${element.name}> at ${reader.at}`)
   reader.at += 1
   readContent(reader, element)
   return element
@@ -76,7 +77,11 @@ function decode(text: string): string {
   return text
     .replace(/&#x([0-9a-fA-F]+);/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
     .replace(/&#(\d+);/g, (_, decimal: string) => String.fromCodePoint(Number(decimal)))
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&')
 }
 
 /** Every element named `name`, at any depth. */

@@ -1,0 +1,138 @@
+import { HttpResponse } from 'msw'
+import { BULK, forward, override, PERSONAS, rewrite, RULES } from '../support/variant.js'
+import { bearer, type BrokenVariant } from './helpers.js'
+
+/** Broken variants for authentication and errors. */
+export const AUTH_AND_ERRORS: BrokenVariant[] = [
+  // auth
+  {
+    bug: 'no token: the personas are listed anyway',
+    caughtBy: 'auth.no-token',
+    handlers: (fixtures) => [
+      override('get', PERSONAS, (request) =>
+        request.headers.has('authorization')
+          ? undefined
+          : forward(request, {
+              headers: (headers) => headers.set('authorization', bearer(fixtures.tokens.team_reader)),
+            }),
+      ),
+    ],
+  },
+  {
+    bug: 'token signature not verified',
+    caughtBy: 'auth.malformed-token',
+    handlers: (fixtures) => [
+      override('get', PERSONAS, (request) => {
+        const token = request.headers.get('authorization')?.replace(/^Bearer /, '') ?? ''
+        const signedAs = Object.values(fixtures.tokens).find(
+          (known) =>
+            known !== token && known.split('.').slice(0, 2).join('.') === token.split('.').slice(0, 2).join('.'),
+        )
+        return signedAs
+          ? forward(request, { headers: (headers) => headers.set('authorization', bearer(signedAs)) })
+          : undefined
+      }),
+    ],
+  },
+  {
+    bug: 'any authorization scheme accepted',
+    caughtBy: 'auth.wrong-scheme',
+    handlers: () => [
+      override('get', PERSONAS, (request) =>
+        forward(request, {
+          headers: (headers) =>
+            headers.set('authorization', (headers.get('authorization') ?? '').replace(/^Basic /, 'Bearer ')),
+        }),
+      ),
+    ],
+  },
+  {
+    bug: 'permissions not checked',
+    caughtBy: 'auth.no-permission',
+    handlers: (fixtures) => [
+      override('get', PERSONAS, (request) =>
+        request.headers.get('authorization') === bearer(fixtures.tokens.no_permissions)
+          ? forward(request, {
+              headers: (headers) => headers.set('authorization', bearer(fixtures.tokens.team_reader)),
+            })
+          : undefined,
+      ),
+    ],
+  },
+  {
+    bug: 'team_id not checked against the token',
+    caughtBy: 'auth.other-team',
+    handlers: (fixtures) => [
+      override('get', PERSONAS, (request) => {
+        const asksATeam =
+          new URL(request.url).searchParams.has('team_id') &&
+          request.headers.get('authorization') === bearer(fixtures.tokens.team_reader)
+        return asksATeam
+          ? forward(request, {
+              headers: (headers) => headers.set('authorization', bearer(fixtures.tokens.super_admin)),
+            })
+          : undefined
+      }),
+    ],
+  },
+  {
+    bug: 'a policy of another team is readable',
+    caughtBy: 'auth.other-team-policy',
+    handlers: (fixtures) => [
+      override('get', RULES, (request) => {
+        const otherTeams = fixtures.policies
+          .filter((policy) => policy.team_id !== fixtures.teams[0]!.id)
+          .map((policy) => policy.id)
+        const asksAnother = otherTeams.some((id) => new URL(request.url).pathname.includes(id))
+        return asksAnother
+          ? forward(request, {
+              headers: (headers) => headers.set('authorization', bearer(fixtures.tokens.super_admin)),
+            })
+          : undefined
+      }),
+    ],
+  },
+  {
+    bug: 'bulk add open to any signed-in user',
+    caughtBy: 'auth.bulk-requires-admin',
+    handlers: (fixtures) => [
+      override('post', BULK, (request) =>
+        request.headers.has('authorization')
+          ? forward(request, {
+              headers: (headers) => headers.set('authorization', bearer(fixtures.tokens.super_admin)),
+            })
+          : undefined,
+      ),
+    ],
+  },
+  // errors
+  {
+    bug: 'an unknown policy answers 200 with no rules',
+    caughtBy: 'errors.unknown-policy',
+    // The mock answers another team's policy as an unknown one: 404, rewritten too.
+    alsoFails: ['auth.other-team-policy'],
+    handlers: () => [
+      rewrite(
+        'get',
+        RULES,
+        (body, _request, status) => (status === 404 ? HttpResponse.json({ results: [], total: 0 }) : body),
+        { all: true },
+      ),
+    ],
+  },
+  {
+    bug: 'an unknown dimension answers 500',
+    caughtBy: 'errors.unknown-dimension',
+    handlers: () => [
+      override('post', BULK, async (request) => {
+        const response = await forward(request)
+        return response.status === 404
+          ? new HttpResponse('Internal Server Error', {
+              status: 500,
+              headers: { 'content-type': 'text/plain; charset=utf-8' },
+            })
+          : response
+      }),
+    ],
+  },
+]

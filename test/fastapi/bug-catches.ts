@@ -1,0 +1,40 @@
+/** The checks verify must fail against each planted bug of the reference app (app.py's VARIANTS table), and no other. */
+
+export interface BugCatch {
+  variant: string
+  caughtBy: string
+  /** Other checks the same bug breaks. */
+  alsoFails?: string[]
+}
+
+export const BUG_CATCHES: BugCatch[] = [
+  {
+    variant: 'bug:total-ignores-filters',
+    caughtBy: 'filters.intents',
+    alsoFails: ['filters.is-preset', 'filters.search-fields', 'filters.combined'],
+  },
+  { variant: 'bug:leak-other-team-presets', caughtBy: 'filters.team-scope' },
+  {
+    variant: 'bug:offset-ignored',
+    caughtBy: 'paging.concatenation',
+    alsoFails: ['paging.limit-respected', 'paging.past-end'],
+  },
+  {
+    variant: 'bug:rules-no-auth',
+    caughtBy: 'auth.no-token',
+    alsoFails: ['auth.no-permission', 'auth.other-team-policy'],
+  },
+  { variant: 'bug:bulk-not-atomic', caughtBy: 'bulk.all-or-nothing' },
+  { variant: 'bug:persona-missing-field', caughtBy: 'schema.persona-list', alsoFails: ['drift.responses'] },
+  { variant: 'bug:string-timestamps', caughtBy: 'schema.persona-list', alsoFails: ['drift.responses'] },
+  { variant: 'bug:intents-ignored', caughtBy: 'filters.intents', alsoFails: ['filters.combined'] },
+  { variant: 'bug:search-skips-role', caughtBy: 'filters.search-fields' },
+  { variant: 'bug:rules-other-team', caughtBy: 'auth.other-team-policy' },
+  { variant: 'bug:bulk-no-admin', caughtBy: 'auth.bulk-requires-admin' },
+  { variant: 'bug:signature-not-verified', caughtBy: 'auth.malformed-token' },
+  { variant: 'bug:limit-no-maximum', caughtBy: 'validation.limit-range' },
+  { variant: 'bug:unknown-policy-empty', caughtBy: 'errors.unknown-policy' },
+  { variant: 'bug:duplicates-added', caughtBy: 'bulk.duplicates' },
+  { variant: 'bug:rules-total-page', caughtBy: 'paging.rules-concatenation', alsoFails: ['paging.rules-past-end'] },
+  { variant: 'bug:model-used-null', caughtBy: 'schema.rule-list' },
+]
