@@ -16,7 +16,7 @@ export interface ControlGuard {
   token?: string
 }
 
-export const CONTROL_TOKEN_HEADER = 'x-mock-control-token'
+const CONTROL_TOKEN_HEADER = 'x-mock-control-token'
 
 /** Whether a host name (no port; IPv6 in brackets or not) is this machine's loopback. */
 export function isLoopbackHost(hostname: string): boolean {

@@ -101,4 +101,4 @@ export const answerBytesOnly = (request: Request): void => void ((request as Mar
 const wantsBytesOnly = (request: Request): boolean => (request as MarkedRequest)[BYTES_ONLY] === true
 type MarkedRequest = Request & { [BYTES_ONLY]?: true }
 
-export type { CoreOptions, CoreSettings } from './settings.js'
+export type { CoreOptions } from './settings.js'

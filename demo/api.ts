@@ -81,7 +81,7 @@ export class ApiClient {
  * `list[str]` query parameter) and `undefined` leaves the parameter out, so the API's own
  * defaults apply instead of ones the demo would invent.
  */
-export function queryString(query: Query): string {
+function queryString(query: Query): string {
   const params = new URLSearchParams()
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue

@@ -121,7 +121,7 @@ export function createBulkAddPanel(context: DemoContext): Panel {
  * at its index, shown on its line), not the demo's to drop. Trailing blank lines are left out,
  * since a final newline is not meant as a value.
  */
-export function parseLines(text: string): Item[] {
+function parseLines(text: string): Item[] {
   const rows = text.split('\n')
   while (rows.length && rows[rows.length - 1]?.trim() === '') rows.pop()
   return rows.map((row): Item => {

@@ -45,10 +45,10 @@ const REASONS: Record<number, string> = {
   503: 'Service Unavailable',
 }
 
-export const reason = (status: number) => REASONS[status] ?? 'Error'
+const reason = (status: number) => REASONS[status] ?? 'Error'
 
 /** Shows where a location points, e.g. `query.limit` or `body.values[2].value`. */
-export function formatLoc(loc: ValidationIssue['loc']): string {
+function formatLoc(loc: ValidationIssue['loc']): string {
   return loc.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('')
 }
 
@@ -103,12 +103,12 @@ export function showResult(
 }
 
 /** "11–20 of 60": the range of a page in a list of `total` items. */
-export function rangeText(offset: number, count: number, total: number): string {
+function rangeText(offset: number, count: number, total: number): string {
   return count === 0 ? `0 of ${total}` : `${offset + 1}–${offset + count} of ${total}`
 }
 
 /** The integer typed in a limit input, or `fallback` when it is not one (used only for paging steps). */
-export function intOr(text: string, fallback: number): number {
+function intOr(text: string, fallback: number): number {
   const value = Number.parseInt(text, 10)
   return Number.isFinite(value) && value > 0 ? value : fallback
 }

@@ -62,7 +62,7 @@ export function buildPolicies(seed: number, teams: Team[]): { policies: Policy[]
  * so the list's second sort key (rule_id) matters; types, categories and statuses are cycled
  * so that any 28 rules cover every type and category, and every 112 every combination with status.
  */
-export function buildRule(faker: Faker, policy: Policy, prefix: string, index: number): PolicyRule {
+function buildRule(faker: Faker, policy: Policy, prefix: string, index: number): PolicyRule {
   const createdAt = policy.created_at + Math.floor(index / 10) * 3_600
   const action = cycle(ACTIONS, index + faker.number.int(6))
   const status = cycle(RuleStatus.options, Math.floor(index / 28))

@@ -23,10 +23,10 @@ export interface JournalFilter {
 }
 
 /** The default number of entries kept: the oldest are dropped past it. */
-export const DEFAULT_JOURNAL_SIZE = 1000
+const DEFAULT_JOURNAL_SIZE = 1000
 
 /** Characters of a path or query an entry keeps; longer ones are cut and end with `…`. */
-export const JOURNAL_TEXT_LIMIT = 2048
+const JOURNAL_TEXT_LIMIT = 2048
 
 /**
  * A bounded log of the recent requests, oldest first, so a test can assert on what its

@@ -6,13 +6,13 @@ export const SESSION_COOKIE = 'mock_session'
 export const DEFAULT_SESSION_LIMIT = 100
 const SESSION_KEY = /^[A-Za-z0-9._~-]{1,128}$/
 
-export type SessionKey = { key: string | undefined } | { invalid: string }
+type SessionKey = { key: string | undefined } | { invalid: string }
 
 /**
  * Reads the session a request asks for: the `X-Mock-Session` header, else the
  * `mock_session` cookie; none means the shared default world.
  */
-export function sessionKey(request: Request): SessionKey {
+function sessionKey(request: Request): SessionKey {
   const key = request.headers.get(SESSION_HEADER) ?? cookie(request.headers.get('cookie'), SESSION_COOKIE)
   if (key === undefined) return { key: undefined }
   return SESSION_KEY.test(key) ? { key } : { invalid: key }

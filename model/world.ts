@@ -98,7 +98,7 @@ function groupSorted<T>(records: readonly T[], key: (record: T) => string, compa
 const compareRules = (a: PolicyRule, b: PolicyRule) => a.created_at - b.created_at || compareText(a.rule_id, b.rule_id)
 
 /** Python's string order: by code point (JS `<` compares UTF-16 units, which differs past U+FFFF). */
-export function compareText(a: string, b: string): number {
+function compareText(a: string, b: string): number {
   if (a === b) return 0
   const left = [...a]
   const right = [...b]

@@ -1,10 +1,10 @@
 import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 
 /** How far (in percent) the old generation may grow past what the last full GC kept. */
-export const SERVER_HEAP_GROWTH_PERCENT = 25
+const SERVER_HEAP_GROWTH_PERCENT = 25
 
 /** Heaps at least this large once the world is seeded keep the bound; smaller ones go back to V8's defaults. */
-export const LARGE_HEAP_BYTES = 100 * 1024 * 1024
+const LARGE_HEAP_BYTES = 100 * 1024 * 1024
 
 /**
  * Bounds V8's heap growth in the standalone server's process while it holds a large world.
