@@ -1,7 +1,8 @@
 import type { z } from 'zod'
 import { pydanticError, type Loc, type PydanticError } from './errors.js'
 import { v1Error, v1JsonDecodeError, type PydanticV1Error } from './v1-errors.js'
-import { nonFiniteV1, validateV1 } from './v1-validate.js'
+import { nonFiniteV1 } from './v1-unwritable.js'
+import { validateV1 } from './v1-validate.js'
 import { validatePython, type Input } from './validate.js'
 import { PyDict, type PyValue } from '../python/value.js'
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { constraintsOf, scalarSchema } from './json-schema-v1-types.js'
 import {
   fieldInfo,
   HTTP_VALIDATION_ERROR,
@@ -144,40 +145,4 @@ function singletonSchema(type: z.ZodType, overrides: boolean, registry: SchemaRe
   }
   if (type instanceof z.ZodObject || type instanceof z.ZodEnum) return registry.reference(type, overrides)
   return scalarSchema(type)
-}
-
-function scalarSchema(type: z.ZodType): JsonSchema {
-  const def = type._zod.def as { type: string; format?: string }
-  switch (def.type) {
-    case 'string':
-      return def.format === 'uuid' || def.format === 'guid' ? { type: 'string', format: 'uuid' } : { type: 'string' }
-    case 'number':
-      return { type: def.format?.includes('int') ? 'integer' : 'number' }
-    case 'bigint':
-      return { type: 'integer' }
-    case 'boolean':
-      return { type: 'boolean' }
-    case 'unknown':
-    case 'any':
-      return {}
-    default:
-      throw new Error(`No Python type is known for a zod ${def.type} schema`)
-  }
-}
-
-type CheckDef = { check: string; value?: number; inclusive?: boolean; minimum?: number; maximum?: number }
-
-/** `get_field_schema_validations` and `conlist`'s `__modify_schema__`: the bounds written on the field. */
-function constraintsOf(type: z.ZodType): JsonSchema {
-  const found: JsonSchema = {}
-  const lengths = type instanceof z.ZodArray ? ['minItems', 'maxItems'] : ['minLength', 'maxLength']
-  for (const {
-    _zod: { def },
-  } of (type._zod.def.checks ?? []) as Array<{ _zod: { def: CheckDef } }>) {
-    if (def.check === 'greater_than') found[def.inclusive ? 'minimum' : 'exclusiveMinimum'] = def.value
-    else if (def.check === 'less_than') found[def.inclusive ? 'maximum' : 'exclusiveMaximum'] = def.value
-    else if (def.check === 'min_length') found[lengths[0]!] = def.minimum
-    else if (def.check === 'max_length') found[lengths[1]!] = def.maximum
-  }
-  return found
 }

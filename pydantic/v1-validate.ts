@@ -1,20 +1,25 @@
 import type { z } from 'zod'
-import { PyDict, PyFloat, type PyValue } from '../python/value.js'
+import { PyDict, type PyValue } from '../python/value.js'
 import type { Loc } from './errors.js'
+import {
+  checkValue,
+  fail,
+  ok,
+  validateDict,
+  validateEnum,
+  validateInt,
+  validateStr,
+  type Def,
+  type OutcomeV1,
+} from './v1-constrained.js'
 import { v1Error, type PydanticV1Error } from './v1-errors.js'
 import { pythonDictItems } from './v1-dict.js'
-import { boolV1, intV1, strV1, uuidV1, type ScalarOutcome } from './v1-scalars.js'
-import { codePointLength, MISSING, type Input } from './validate.js'
+import { boolV1, uuidV1, type ScalarOutcome } from './v1-scalars.js'
+import { MISSING, type Input } from './validate.js'
 
-/** What validating one value gives: its Python value, or the errors (never both). */
-export type OutcomeV1 = { ok: true; value: unknown } | { ok: false; errors: PydanticV1Error[] }
-
-const ok = (value: unknown): OutcomeV1 => ({ ok: true, value })
-const fail = (...errors: PydanticV1Error[]): OutcomeV1 => ({ ok: false, errors })
+export type { OutcomeV1 }
 
 type Schema = z.core.$ZodType
-type Def = Schema['_zod']['def'] & Record<string, unknown>
-type CheckDef = { check: string; maximum?: number; minimum?: number; value?: number; inclusive?: boolean }
 
 /**
  * Validates a value against a zod schema the way pydantic 1.10's `ModelField.validate` validates the
@@ -78,42 +83,6 @@ function validateType(schema: Schema, input: PyValue, loc: Loc): OutcomeV1 {
 const scalar = <T>(outcome: ScalarOutcome<T>, loc: Loc): OutcomeV1 =>
   outcome.ok ? ok(outcome.value) : fail(v1Error(outcome.type, loc))
 
-const checksOf = (def: Def) => ((def.checks ?? []) as Array<{ _zod: { def: CheckDef } }>).map((check) => check._zod.def)
-const checkValue = (def: Def, name: string, key: keyof CheckDef, inclusive?: boolean) =>
-  checksOf(def).find((check) => check.check === name && (inclusive === undefined || check.inclusive === inclusive))?.[
-    key
-  ] as number | undefined
-
-/** `constr(min_length=, max_length=)`: `str_validator`, then the length in code points. */
-function validateStr(def: Def, input: PyValue, loc: Loc): OutcomeV1 {
-  const text = strV1(input)
-  if (!text.ok) return fail(v1Error(text.type, loc))
-  const length = codePointLength(text.value)
-  const [minimum, maximum] = [checkValue(def, 'min_length', 'minimum'), checkValue(def, 'max_length', 'maximum')]
-  if (minimum !== undefined && length < minimum)
-    return fail(v1Error('value_error.any_str.min_length', loc, { limit_value: minimum }))
-  if (maximum !== undefined && length > maximum)
-    return fail(v1Error('value_error.any_str.max_length', loc, { limit_value: maximum }))
-  return ok(text.value)
-}
-
-/** `conint(ge=, le=)`: `int_validator`, then `number_size_validator`. */
-function validateInt(def: Def, input: PyValue, loc: Loc): OutcomeV1 {
-  const number = intV1(input)
-  if (!number.ok) return fail(v1Error(number.type, loc))
-  const [ge, le] = [checkValue(def, 'greater_than', 'value', true), checkValue(def, 'less_than', 'value', true)]
-  if (ge !== undefined && number.value < ge) return fail(v1Error('value_error.number.not_ge', loc, { limit_value: ge }))
-  if (le !== undefined && number.value > le) return fail(v1Error('value_error.number.not_le', loc, { limit_value: le }))
-  return ok(number.value)
-}
-
-/** `enum_member_validator` of a `str` Enum: a value equal to a member's. */
-function validateEnum(def: Def, input: PyValue, loc: Loc): OutcomeV1 {
-  const values = Object.values(def.entries as Record<string, string>)
-  if (typeof input === 'string' && values.includes(input)) return ok(input)
-  return fail(v1Error('type_error.enum', loc, { enum_values: values }))
-}
-
 /** A list: `conlist`'s length check runs first (a pre-validator), and refuses the list as a whole. */
 function validateList(def: Def, input: PyValue, loc: Loc): OutcomeV1 {
   if (!Array.isArray(input)) return fail(v1Error('type_error.list', loc))
@@ -147,36 +116,6 @@ function validateModel(def: Def, input: PyValue, loc: Loc): OutcomeV1 {
   }
   return errors.length ? fail(...errors) : ok(value)
 }
-
-/** `Dict[str, Any]`: `dict()` of the input, every key through `str_validator` (at `__key__`). */
-function validateDict(input: PyValue, loc: Loc): OutcomeV1 {
-  const items = pythonDictItems(input)
-  if (!items) return fail(v1Error('type_error.dict', loc))
-  const dict = new PyDict()
-  const errors: PydanticV1Error[] = []
-  for (const [key, value] of items) {
-    const name = key === null ? undefined : strV1(key)
-    if (!name?.ok) errors.push(v1Error(name ? name.type : 'type_error.none.not_allowed', [...loc, '__key__']))
-    else dict.set(name.value, value)
-  }
-  return errors.length ? fail(...errors) : ok(dict)
-}
-
-/**
- * NaN and infinities in a validated value (say, in `metadata`). pydantic 1 takes them, and a 422 never
- * echoes them, but FastAPI would store them and then fail to write its answer (500): the mock refuses the
- * request with these errors instead, once it would otherwise succeed (`decisions.md`, deliberate differences).
- */
-export function nonFiniteV1(value: unknown, loc: Loc): PydanticV1Error[] {
-  if (value instanceof PyFloat)
-    return Number.isFinite(value.value) ? [] : [v1Error('value_error.number.not_finite_number', loc)]
-  if (Array.isArray(value)) return value.flatMap((item, index) => nonFiniteV1(item, [...loc, index]))
-  const entries = value instanceof PyDict ? [...value] : isPlainObject(value) ? Object.entries(value) : []
-  return entries.flatMap(([key, item]) => nonFiniteV1(item, [...loc, key]))
-}
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
 
 /** A zod default as a Python value: plain objects become dicts. */
 function toPython(value: unknown): unknown {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mintToken, type ProfileOptions } from 'agent-console-mock'
+import type { ProfileOptions } from 'agent-console-mock'
 import { startServer, type RunningServer } from 'agent-console-mock/server'
+import { brief, mockSide, referenceSide, send } from './aligned-client.js'
 import { ALIGNED_REQUESTS, type AlignedRequest, type ServerSide } from './aligned-requests.js'
 import { compareOpenApi } from './aligned-openapi.js'
 import { DEFAULT_SECRET, fastApiUnavailable, startFastApi, type RunningFastApi } from './server.js'
@@ -58,57 +58,6 @@ const ALIGNMENTS: Alignment[] = [
   },
 ]
 
-/** The headers FastAPI's answers differ by (uvicorn's `date` and `server` are not the app's). */
-const HEADERS = ['content-type', 'content-length', 'www-authenticate', 'allow'] as const
-
-async function tokensFor(ids: ServerSide['ids'], secret: string): Promise<ServerSide['tokens']> {
-  const read = ['persona:read', 'policy:read']
-  const reader = { sub: '6c1a3f0e-8d2b-4e5f-9a7c-1b2d3e4f5a6b', team_id: ids.team }
-  return {
-    reader: await mintToken({ ...reader, permissions: read }, secret),
-    personaOnly: await mintToken({ ...reader, permissions: ['persona:read'] }, secret),
-    admin: await mintToken({ sub: '0a9b8c7d-6e5f-4a3b-8c2d-1e0f9a8b7c6d', is_super_admin: true }, secret),
-    noPermission: await mintToken({ ...reader, permissions: [] }, secret),
-    expired: await mintToken({ ...reader, permissions: read, iat: 1_600_000_000, exp: 1_600_003_600 }, secret),
-    badSignature: await mintToken({ ...reader, permissions: read }, `${secret}-not`),
-  }
-}
-
-interface Answer {
-  status: number
-  headers: Record<string, string | null>
-  location: string | null
-  body: string
-}
-
-async function send(base: string, side: ServerSide, request: AlignedRequest): Promise<Answer> {
-  const headers: Record<string, string> = {}
-  const { auth } = request
-  if (auth) headers['authorization'] = typeof auth === 'string' ? `Bearer ${side.tokens[auth]}` : auth.header
-  if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json'
-  const res = await fetch(base + request.path(side.ids), {
-    method: request.method ?? 'GET',
-    headers,
-    body: request.body,
-    redirect: 'manual',
-  })
-  const location = res.headers.get('location')
-  return {
-    status: res.status,
-    headers: Object.fromEntries(HEADERS.map((name) => [name, res.headers.get(name)])),
-    // The host differs (two servers): the path and query are what the app wrote.
-    location: location === null ? null : location.replace(/^https?:\/\/[^/]+/, ''),
-    body: Buffer.from(await res.arrayBuffer()).toString('latin1'),
-  }
-}
-
-/** An answer as a failure shows it: a long body is cut, its length and digest still tell it apart. */
-const brief = (answer: Answer) =>
-  answer.body.length <= 600
-    ? answer
-    : { ...answer, body: `${answer.body.slice(0, 300)}… ${answer.body.length} bytes, sha1 ${sha1(answer.body)}` }
-const sha1 = (text: string) => createHash('sha1').update(text, 'latin1').digest('hex')
-
 describe.skipIf(unavailable !== undefined).each(ALIGNMENTS)(
   'the mock aligned with FastAPI 0.92 [$variants]',
   (alignment) => {
@@ -128,25 +77,7 @@ describe.skipIf(unavailable !== undefined).each(ALIGNMENTS)(
           logger: quiet,
         }),
       ])
-      const { teams, policies, dimensions } = reference.ids
-      const referenceIds = {
-        team: teams.primary,
-        otherTeam: teams.other,
-        policy: policies.primary,
-        otherTeamPolicy: policies.other_team,
-        dimension: dimensions.primary,
-      }
-      const fixtures = (await (await fetch(`${mock.url}/__mock/fixtures`)).json()) as MockFixtures
-      const [team, otherTeam] = fixtures.teams.map(({ id }) => id) as [string, string]
-      const mockIds = {
-        team,
-        otherTeam,
-        policy: fixtures.policies.find((policy) => policy.team_id === team)!.id,
-        otherTeamPolicy: fixtures.policies.find((policy) => policy.team_id !== team)!.id,
-        dimension: fixtures.dimensions[0]!.id,
-      }
-      sides.reference = { ids: referenceIds, tokens: await tokensFor(referenceIds, DEFAULT_SECRET) }
-      sides.mock = { ids: mockIds, tokens: await tokensFor(mockIds, DEFAULT_SECRET) }
+      ;[sides.reference, sides.mock] = await Promise.all([referenceSide(reference), mockSide(mock.url, DEFAULT_SECRET)])
     }, 60_000)
 
     afterAll(async () => {
@@ -172,12 +103,6 @@ describe.skipIf(unavailable !== undefined).each(ALIGNMENTS)(
     })
   },
 )
-
-interface MockFixtures {
-  teams: Array<{ id: string }>
-  policies: Array<{ id: string; team_id: string }>
-  dimensions: Array<{ id: string }>
-}
 
 /** No line per request; a bug of the mock still shows. */
 const quiet = { error: (message: string, error?: unknown) => console.error(message, error) }

@@ -3,7 +3,10 @@ import { createMockServer, type MockServer } from 'agent-console-mock/node'
 import { DEFAULT_PROFILE, mintToken, resolveProfile, type ProfileOptions } from 'agent-console-mock'
 import { client } from '../support/client.js'
 
-/** intents, bounds, declaredErrors and errorTexts: what each changes, in the default (pydantic 2) dialect and in pydantic 1's. */
+/**
+ * intents, bounds, declaredErrors and errorTexts: what each changes, in the default (pydantic 2) dialect
+ * and in pydantic 1's.
+ */
 let mock: MockServer | undefined
 afterEach(() => {
   mock?.close()
@@ -90,7 +93,7 @@ it('moves or drops the declared bounds, in validation and in the document alike'
   expect(text).toContain('"value":{"type":"string","title":"Value"}')
 })
 
-it("declares the profile's error answers, after the success answer and before the 422, in the order given", async () => {
+it("declares the profile's error answers after the success answer, before the 422, as ordered", async () => {
   const declaredErrors = { list_personas: [401, 403], bulk_add_values: [503, 404, 401] }
   const v2 = await (await start({ declaredErrors })).doc()
   expect(v2).toContain(
