@@ -20,6 +20,7 @@ import {
   parameterFields,
 } from './operation-parts.js'
 import { buildV1Document } from './pydantic-v1.js'
+import { encodePythonJson } from '../python/json-encode.js'
 
 /**
  * The OpenAPI document of the imagined FastAPI application (`decisions.md`), as FastAPI 0.128.0 with
@@ -61,6 +62,14 @@ export function buildOpenApiDocument(profile: Profile): object {
     components,
   }
 }
+
+/**
+ * The document as a client reads it: `JSON.parse` of the bytes. {@link buildOpenApiDocument} holds what the
+ * bytes need (pydantic 1's `100.0` bounds as `PyFloat`s, a declared 5xx before the 422 in a `PyDict`); this
+ * is plain JSON data, to compare with another server's parsed document.
+ */
+export const openApiDocumentJson = (profile: Profile): unknown =>
+  JSON.parse(encodePythonJson(buildOpenApiDocument(profile)))
 
 /** One operation, keys in `get_openapi_path`'s order; every route depends on `HTTPBearer`. */
 function operationObject(route: ApiRoute, profile: Profile, registry: SchemaRegistry): JsonSchema {

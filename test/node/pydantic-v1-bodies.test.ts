@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createMockServer, type MockServer } from 'agent-console-mock/node'
+import { resolveProfile } from 'agent-console-mock'
+import { openApiDocumentJson } from '../../openapi/document.js'
 import { client } from '../support/client.js'
 
 /**
@@ -124,6 +126,10 @@ it('refuses NaN in metadata once the request would succeed (FastAPI would store 
 })
 
 it('serves the OpenAPI 3.0.2 document of FastAPI 0.92', async () => {
+  const parsed = openApiDocumentJson(resolveProfile({ pydantic: '1' })) as any
+  expect(parsed.paths['/v1/personas/'].get.parameters[4].schema, 'readers get plain numbers').toMatchObject({
+    maximum: 100,
+  })
   const text = (await api.get('/openapi.json')).text
   expect(
     text.startsWith('{"openapi":"3.0.2","info":{"title":"Agent Management Console API","version":"0.1.0"},"paths":'),
