@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from '../../hosts/server/start.js'
-import { formatJson, formatJunit, formatPretty, verify, type Report } from '../../contract/index.js'
+import { formatJson, formatJunit, formatMarkdown, formatPretty, verify, type Report } from '../../contract/index.js'
 import { BROKEN_VARIANTS } from './broken-variants.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
 import { findAll, parseXml } from './support/xml.js'
@@ -90,4 +90,42 @@ it('keeps JUnit well-formed whatever the server sent', () => {
   }
   const failure = findAll(parseXml(formatJunit(report)), 'failure')[0]!
   expect(failure.text).toContain('</failure>]]><x a="1">&amp; & \uFFFD \uFFFD "quoted" \'single\'')
+})
+
+it('gives every failure a ready curl command that reads the token from the environment, never printing it', () => {
+  const { tokens } = servers[1]!.sessions.primary.fixtures
+  const evidence = failing.checks.flatMap((check) => check.evidence)
+  expect(evidence.length).toBeGreaterThan(0)
+  for (const item of evidence) {
+    expect(item.curl, item.request).toMatch(
+      /^curl -sS -i '[^']+' -H "Authorization: Bearer \$AGENT_CONSOLE_VERIFY_TOKEN"$/,
+    )
+  }
+  for (const text of [formatPretty(failing), formatJson(failing), formatJunit(failing), formatMarkdown(failing)]) {
+    expect(text).not.toContain(tokens.team_reader)
+  }
+  expect(formatPretty(failing)).toMatch(/\n\s+request: +GET .*\n\s+expected: .*\n\s+got: .*\n\s+curl: +curl -sS -i /)
+})
+
+it('tags the checks that never fail in the readable report and in JUnit', () => {
+  const pretty = formatPretty(passing)
+  expect(pretty).toMatch(/✓ profile\.generation \[dialect, never fails\]/)
+  expect(pretty).toMatch(/✓ profile\.intents \[choice, never fails\]/)
+  const cases = findAll(parseXml(formatJunit(passing)), 'property')
+  expect(new Set(cases.map((property) => property.attributes['value']))).toEqual(
+    new Set(['contract', 'dialect', 'choice']),
+  )
+})
+
+it('writes Markdown for a pull-request comment: the verdict, each failure with its curl, the profile file', () => {
+  const markdown = formatMarkdown(failing)
+  expect(markdown).toMatch(/^### agent-console-mock verify: ❌ \d+ contract checks failed\n/)
+  expect(markdown).toContain('#### ✗ `paging.concatenation` (contract)')
+  expect(markdown).toMatch(
+    /```sh\n {2}curl -sS -i 'http:\/\/127\.0\.0\.1:\d+\/v1\/personas\/\?[^']*' -H "Authorization: Bearer \$AGENT_CONSOLE_VERIFY_TOKEN"\n {2}```/,
+  )
+  const profile = /```json\n([\s\S]*?)\n```/.exec(markdown)?.[1]
+  expect(JSON.parse(profile ?? 'null')).toEqual(failing.profile.settings)
+  expect(formatMarkdown(passing)).toMatch(/^### agent-console-mock verify: ✅ the server keeps the mock's contract\n/)
+  expect(formatMarkdown(passing)).toContain('<summary>Skipped (')
 })

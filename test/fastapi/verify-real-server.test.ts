@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verify, type Report } from '../../contract/index.js'
+import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
+import { startMock, verifyOptionsFor as mockOptionsFor } from '../contract/support/mock.js'
 import { BUG_CATCHES } from './bug-catches.js'
 import { CLEAN_PROFILE, LEGIT_SHOWS } from './expectations.js'
 import {
@@ -82,12 +84,27 @@ describe.skipIf(unavailable !== undefined)('verify against the reference FastAPI
     )
   })
 
+  it('aligns the mock: started with the profile it wrote, the mock passes and shows the same profile', async () => {
+    const mock = await startMock({ profile: cleanReport.profile.settings as ProfileOptions })
+    try {
+      const report = await verify(mockOptionsFor(mock))
+      expect(failedIds(report), describeFailures(report)).toEqual([])
+      expect(report.profile.settings).toEqual(CLEAN_PROFILE)
+    } finally {
+      await mock.close()
+    }
+  })
+
   it.each(selected(LEGIT_SHOWS))(
     '$variant: no failure, and the profile shows it',
     async ({ variant, settings, observations, warning }) => {
       const report = await verifyVariant([variant])
       expect(failedIds(report), describeFailures(report)).toEqual([])
       expect(report.profile.settings).toEqual(settings)
+      expect(
+        () => resolveProfile(report.profile.settings as ProfileOptions),
+        'agent-console-mock --profile takes it',
+      ).not.toThrow()
       for (const [name, value] of Object.entries(observations ?? {}))
         expect(report.profile.observations[name], name).toMatch(value)
       if (warning) expect(report.checks.flatMap((check) => check.warnings).join('\n')).toMatch(warning)
