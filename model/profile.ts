@@ -24,6 +24,7 @@ export type ErrorTextName = keyof typeof DEFAULT_ERROR_TEXTS
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
 const bound = (fallback: number, minimum: number) => z.int().min(minimum).nullable().default(fallback)
 const statuses = z.array(z.int().min(400).max(599)).optional()
+const perOperation = Object.fromEntries(OPERATION_NAMES.map((name) => [name, statuses]))
 const errorTexts = Object.fromEntries(Object.keys(DEFAULT_ERROR_TEXTS).map((name) => [name, z.string().optional()]))
 
 /**
@@ -70,7 +71,7 @@ export const Profile = z
       .default({ personasLimitMax: 100, rulesLimitMax: 1000, bulkMaxItems: 1000, valueMaxLength: 255 }),
     /** Error answers an operation declares in /openapi.json (`responses={401: {"description": "Unauthorized"}}`). */
     declaredErrors: z
-      .object({ list_personas: statuses, bulk_add_values: statuses, list_policy_rules: statuses })
+      .object(perOperation as Record<OperationName, typeof statuses>)
       .strict()
       .default({}),
     /** The `detail` texts of the server's own 400/401/403/404/409 answers, over {@link DEFAULT_ERROR_TEXTS}. */
