@@ -29,8 +29,12 @@ function bytesResponse(status: number, bytes: Uint8Array, headers: Record<string
   return holding(answer(null, status, headersWritten), bytes)
 }
 
+/** What a Response is built from (the Fetch types, without the DOM library's names). */
+type ResponseBody = ConstructorParameters<typeof Response>[0]
+type ResponseHeaders = ConstructorParameters<typeof Headers>[0]
+
 /** A Response with uvicorn's reason phrase (Fetch leaves `statusText` empty). */
-export const answer = (body: BodyInit | null, status: number, headers: HeadersInit): Response =>
+export const answer = (body: ResponseBody, status: number, headers: ResponseHeaders): Response =>
   new Response(body, { status, statusText: statusPhrase(status), headers })
 
 const holding = (response: Response, bytes: Uint8Array): Response => (((response as WrittenResponse)[WRITTEN_BODY] = bytes), response)
