@@ -3,11 +3,11 @@ import type { ApiRequest, Credential, QueryValue } from './http-client.js'
 
 /** The three operations the contract covers, as requests. */
 
-export const PERSONAS_PATH = '/v1/personas/'
+const PERSONAS_PATH = '/v1/personas/'
 /** The rules path of a policy (ids are URL-encoded: a malformed one is sent as given). */
 export const rulesPath = (policyId: string) => `/v1/policies/${encodeURIComponent(policyId)}/rules`
 /** The bulk add path of a dimension. */
-export const bulkPath = (dimensionId: string) => `/v1/demographics/${encodeURIComponent(dimensionId)}/values/bulk`
+const bulkPath = (dimensionId: string) => `/v1/demographics/${encodeURIComponent(dimensionId)}/values/bulk`
 
 type Query = Record<string, QueryValue | undefined>
 

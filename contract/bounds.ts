@@ -26,12 +26,12 @@ export const MOCK_BOUNDS: Record<BoundName, number> = {
 }
 
 /** What the probes at one bound saw: the edge and one more, `taken` or not. */
-export interface EdgeProbes {
+interface EdgeProbes {
   edge: { taken: boolean; answer: ApiAnswer }
   beyond: { taken: boolean; answer: ApiAnswer }
 }
 
-export interface LearnedBound {
+interface LearnedBound {
   value: number | null
   source: string
 }

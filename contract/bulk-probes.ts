@@ -8,7 +8,7 @@ import { requestLine, type ApiAnswer, type ApiRequest } from './http-client.js'
  * that does not exist. FastAPI validates the body before the endpoint looks the dimension up, so
  * a 422 means the body was refused, and a 404 that it passed validation (and nothing was added).
  */
-export type Verdict = 'refused' | 'accepted' | 'unclear'
+type Verdict = 'refused' | 'accepted' | 'unclear'
 
 /** Not a string in any pydantic generation (pydantic 1 takes a number for a string: 5 would be added as "5"). */
 export const NOT_A_STRING = { not: 'a string' }

@@ -69,7 +69,7 @@ export async function expectRejected(scope: CheckScope, answer: ApiAnswer, fresh
 }
 
 /** The values a request sent (to find them in a 409's detail). */
-export function sentValues(answer: ApiAnswer): string[] {
+function sentValues(answer: ApiAnswer): string[] {
   const values = (answer.request.json as { values?: Array<{ value?: unknown }> } | undefined)?.values ?? []
   return values.map((item) => item.value).filter((value): value is string => typeof value === 'string')
 }

@@ -24,7 +24,7 @@ export function curlCommand(url: string, request: ApiRequest): string {
 }
 
 /** A word the shell takes literally: `'...'`, each `'` written as `'\''`. */
-export function singleQuoted(text: string): string {
+function singleQuoted(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`
 }
 

@@ -8,12 +8,12 @@ type Schema = Record<string, unknown>
 type Operation = { parameters?: Schema[]; requestBody?: Schema; responses?: Record<string, unknown> }
 
 /** The three operations, by the names the profile uses (their FastAPI endpoint names). */
-export const OPERATIONS = {
+const OPERATIONS = {
   list_personas: { path: '/v1/personas/', method: 'get' },
   bulk_add_values: { path: '/v1/demographics/{dimension_id}/values/bulk', method: 'post' },
   list_policy_rules: { path: '/v1/policies/{policy_id}/rules', method: 'get' },
 } as const
-export type OperationName = keyof typeof OPERATIONS
+type OperationName = keyof typeof OPERATIONS
 
 function operation(document: OpenApiDocument, name: OperationName): Operation | undefined {
   const { path, method } = OPERATIONS[name]

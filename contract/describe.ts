@@ -27,7 +27,7 @@ export function describeRequest(request: ApiRequest): string {
 }
 
 /** Cuts long server texts for reports. */
-export function truncate(text: string, length: number): string {
+function truncate(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length)}… (${text.length} chars)` : text
 }
 

@@ -9,7 +9,7 @@ import { MAX_DEPTH, normalise, typeName, type Node } from './schema-normalise.js
  * leniency, and the way pydantic 1 writes schemas (`X` for `Optional[X]`, `allOf: [$ref]`) dialect.
  */
 export type Side = 'request' | 'response'
-export type Verdict = 'failure' | 'dialect' | 'lenient' | 'extra'
+type Verdict = 'failure' | 'dialect' | 'lenient' | 'extra'
 export interface SchemaFinding {
   verdict: Verdict
   message: string
@@ -35,7 +35,7 @@ const OPEN = [
   'ConstraintOperator',
   'DemographicValueCreate',
 ]
-export const NULLABILITY_TOPIC = 'pydantic 1 writes Optional[X] as X: nullability not compared'
+const NULLABILITY_TOPIC = 'pydantic 1 writes Optional[X] as X: nullability not compared'
 
 /** Every difference of two schemas, recursively (titles and descriptions are not compared). */
 export function compareSchemas(

@@ -23,7 +23,7 @@ const PYDANTIC_1_MESSAGES = [
 ]
 
 /** The generation one 422 entry is written in, or undefined when it does not say. */
-export function entryGeneration(entry: unknown): PydanticGeneration | undefined {
+function entryGeneration(entry: unknown): PydanticGeneration | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined
   const { type, msg } = entry as { type?: unknown; msg?: unknown }
   if ('input' in entry || 'url' in entry) return '2'

@@ -123,5 +123,5 @@ function parseJson(text: string): unknown {
   }
 }
 
-export { describeAnswer, describePath, describeRequest, requestLine, truncate } from './describe.js'
+export { describeAnswer, describeRequest, requestLine } from './describe.js'
 export { bearer, NO_CREDENTIAL, type ApiAnswer, type ApiRequest, type Credential, type QueryValue } from './requests.js'

@@ -41,8 +41,9 @@ export async function checkPreconditions(ctx: VerifyContext): Promise<void> {
     const scoped = unverifiedClaims(options.token)?.team_id
     const hint =
       ids.teamId && typeof scoped === 'string' && scoped !== ids.teamId ? `: the token is scoped to team ${scoped}` : ''
+    const needed = `a token${ids.teamId ? ' of that team' : ''} with persona:read and policy:read`
     throw new PreconditionError(
-      `The server refuses --token${team} (${answerText(reader)})${hint}; verify needs a token of that team with persona:read and policy:read.`,
+      `The server refuses --token${team} (${answerText(reader)})${hint}; verify needs ${needed}.`,
     )
   }
   if (credentials.admin && options.adminToken) await checkAdmin(ctx, credentials.admin, options.adminToken)

@@ -3,8 +3,9 @@ import { resolveProfile, type Profile, type ProfileOptions } from '../model/prof
 
 /**
  * The settings verify learns beyond those `model/profile.ts` had first, by the names agreed with the
- * mock's profile (issue #13). The mock honours a setting once its profile declares it; until then
- * verify still writes it (a profile file is what the server showed), and `resolved` leaves it out.
+ * mock's profile (issue #13), which now declares them too. A value this shape takes but the mock's
+ * profile does not is still written (a profile file says what the server showed); `resolved`
+ * leaves it out.
  */
 const bound = z.int().positive().nullable()
 const statuses = z.array(z.int().min(400).max(599))

@@ -10,8 +10,8 @@ import { rulesPaging } from './rules-paging.js'
  */
 export const PERSONA_PAGE = 100
 export const PERSONA_PAGES = 10
-export const RULE_PAGE = 1000
-export const RULE_PAGES = 3
+const RULE_PAGE = 1000
+const RULE_PAGES = 3
 
 /** The team's personas, unfiltered, in the server's order. */
 export function personaReference(ctx: VerifyContext): Promise<Crawl> {

@@ -67,7 +67,7 @@ export const DEMOGRAPHIC_VALUES: SchemaPair = {
 }
 
 /** Every 422 of a pydantic 2 server, as the mock writes it. */
-export const VALIDATION_ERROR_BODY: SchemaPair = {
+const VALIDATION_ERROR_BODY: SchemaPair = {
   name: 'validation error body',
   contract: z.object({ detail: z.array(ContractValidationError) }),
   exact: z.strictObject({ detail: z.array(wireSchema(ValidationError, strict)) }),

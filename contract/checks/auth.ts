@@ -21,7 +21,7 @@ async function askEverything(scope: CheckScope, auth: Credential): Promise<ApiAn
 }
 
 /** A JWT with one character of its signature changed: well formed, signed wrongly. */
-export function tamperedToken(token: string): string {
+function tamperedToken(token: string): string {
   const parts = token.split('.')
   const signature = parts[2]
   if (parts.length !== 3 || !signature) return `${token}x`

@@ -53,7 +53,7 @@ function testcase(check: CheckResult): string {
 const seconds = (ms: number) => (ms / 1000).toFixed(3)
 
 /** Escapes markup, and drops the characters XML 1.0 cannot hold at all (a server may send anything). */
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return text
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
     .replace(/&/g, '&amp;')

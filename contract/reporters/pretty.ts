@@ -28,7 +28,7 @@ const GROUP_TITLES: Record<CheckGroup, string> = {
   auth: 'Authentication',
   errors: 'Errors',
   bulk: 'Bulk add',
-  profile: 'Profile (where the description is silent)',
+  profile: 'Profile (dialect and choices: reported, never failed)',
   drift: "Drift against the mock's /openapi.json",
 }
 

@@ -26,6 +26,8 @@ it.concurrent.each(BROKEN_VARIANTS)('catches "$bug" with $caughtBy', async ({ ca
       caught.evidence.every((item) => item.request && item.expected && item.got),
       'request, expected and got',
     ).toBe(true)
+    const curls = caught.evidence.map((item) => item.curl?.slice(0, 12))
+    expect(curls, 'a curl command for each').toEqual(caught.evidence.map(() => 'curl -sS -i '))
     expect(report.ok).toBe(false)
   } finally {
     await running.close()
