@@ -68,7 +68,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
 function listen({ app }: MockApp, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app).listen(port, host)
+    const server = createServer({ maxHeaderSize: 256 * 1024 }, app).listen(port, host) // the head uvicorn takes at most
     server.once('listening', () => resolve(server))
     server.once('error', reject)
   })
