@@ -37,7 +37,9 @@ type ResponseHeaders = ConstructorParameters<typeof Headers>[0]
 export const answer = (body: ResponseBody, status: number, headers: ResponseHeaders): Response =>
   new Response(body, { status, statusText: statusPhrase(status), headers })
 
-const holding = (response: Response, bytes: Uint8Array): Response => (((response as WrittenResponse)[WRITTEN_BODY] = bytes), response)
+const holding = (response: Response, bytes: Uint8Array): Response => (
+  ((response as WrittenResponse)[WRITTEN_BODY] = bytes), response
+)
 
 /**
  * Where an answer keeps the bytes this module wrote: on the response itself, rather than
@@ -102,7 +104,7 @@ function joinJson(open: Uint8Array, items: readonly EncodedJson[], close: Uint8A
   items.forEach((item, index) => {
     if (index > 0) bytes.set(COMMA, offset++)
     if (typeof item === 'string') offset += utf8.encodeInto(item, bytes.subarray(offset)).written
-    else (bytes.set(item, offset), (offset += item.byteLength))
+    else bytes.set(item, offset), (offset += item.byteLength)
   })
   bytes.set(close, offset)
   return bytes.subarray(0, offset + close.byteLength)
@@ -123,8 +125,7 @@ export const methodNotAllowed = (allow: readonly string[]): Response =>
   httpError(405, 'Method Not Allowed', { allow: allow.join(', ') })
 
 /** Starlette's `RedirectResponse` from `redirect_slashes`: 307, empty body, absolute `location`. */
-export const temporaryRedirect = (location: string): Response =>
-  answer(null, 307, { 'content-length': '0', location })
+export const temporaryRedirect = (location: string): Response => answer(null, 307, { 'content-length': '0', location })
 
 /** Starlette's `ServerErrorMiddleware` answer to an unhandled exception: plain text, no detail. */
 export const internalServerError = (): Response =>
@@ -133,5 +134,8 @@ export const internalServerError = (): Response =>
 /** An HTML page (the docs), as Starlette's `HTMLResponse` writes it. */
 export const htmlResponse = (html: string): Response => {
   const bytes = utf8.encode(html)
-  return holding(answer(null, 200, { 'content-length': String(bytes.byteLength), 'content-type': 'text/html; charset=utf-8' }), bytes)
+  return holding(
+    answer(null, 200, { 'content-length': String(bytes.byteLength), 'content-type': 'text/html; charset=utf-8' }),
+    bytes,
+  )
 }

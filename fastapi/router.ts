@@ -27,10 +27,16 @@ export function createRouter<R extends Route>(routes: readonly R[]): (method: st
   const match = (path: string) => compiled.filter(({ pattern }) => pattern.test(path))
   return (method, path) => {
     const candidates = match(path)
-    const full = candidates.find(({ route }) => route.method === method || (method === 'HEAD' && route.head && route.method === 'GET'))
+    const full = candidates.find(
+      ({ route }) => route.method === method || (method === 'HEAD' && route.head && route.method === 'GET'),
+    )
     if (full) return { kind: 'match', route: full.route, params: { ...full.pattern.exec(path)?.groups } }
     const partial = candidates[0]
-    if (partial) return { kind: 'method_not_allowed', allow: partial.route.head ? [partial.route.method, 'HEAD'] : [partial.route.method] }
+    if (partial)
+      return {
+        kind: 'method_not_allowed',
+        allow: partial.route.head ? [partial.route.method, 'HEAD'] : [partial.route.method],
+      }
     if (path !== '/') {
       const twin = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`
       if (match(twin).length > 0) return { kind: 'redirect', path: twin }
@@ -46,7 +52,9 @@ export function createRouter<R extends Route>(routes: readonly R[]): (method: st
 function compilePath(template: string): RegExp {
   const source = template
     .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
-    .map((part) => (part.startsWith('{') ? `(?<${part.slice(1, -1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      part.startsWith('{') ? `(?<${part.slice(1, -1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('')
   return new RegExp(`^${source}\n?$`)
 }

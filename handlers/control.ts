@@ -10,7 +10,9 @@ import { StateError } from '../mock/state.js'
 /** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
 export const CONTROL_PREFIX = '/__mock'
 
-const ResetBody = z.object({ seed: z.int().optional(), personas: z.int().min(0).max(MAX_PERSONAS_PER_TEAM).optional() }).strict()
+const ResetBody = z
+  .object({ seed: z.int().optional(), personas: z.int().min(0).max(MAX_PERSONAS_PER_TEAM).optional() })
+  .strict()
 const TokenBody = Claims.extend({ exp: z.number().nullable().optional() }).loose()
 const JournalQuery = z.object({
   method: z.string().optional(),

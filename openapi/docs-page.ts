@@ -85,7 +85,7 @@ function htmlText(value: string): string {
 function jsString(value: string): string {
   return value
     .replace(/\\/g, '\\\\')
-    .replace(/'/g, '\\\'')
+    .replace(/'/g, "\\'")
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/\n/g, '\\n')

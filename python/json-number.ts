@@ -44,9 +44,7 @@ export function matchJsonNumber(text: Uint32Array, start: number): MatchedNumber
   const exponentEnd = skipExponent(text, fractionEnd)
   const literal = unitsToString(text, start, exponentEnd)
   const value =
-    exponentEnd === integerEnd
-      ? parseIntLiteral(literal, integerEnd - digitsStart)
-      : parseFloatLiteral(literal)
+    exponentEnd === integerEnd ? parseIntLiteral(literal, integerEnd - digitsStart) : parseFloatLiteral(literal)
   return { value, next: exponentEnd }
 }
 
@@ -91,9 +89,7 @@ function parseFloatLiteral(literal: string): PyFloat {
 /** Python `int(literal)`: exact, with the digit limit; `-0` is plain `0`. */
 function parseIntLiteral(literal: string, digitCount: number): number | bigint {
   if (digitCount > INT_MAX_STR_DIGITS) {
-    throw new UnparseableJsonError(
-      `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion`,
-    )
+    throw new UnparseableJsonError(`Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion`)
   }
   // 15 digits always fit a double exactly; past that, go through BigInt.
   if (digitCount <= 15) return Number(literal) || 0

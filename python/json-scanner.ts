@@ -28,8 +28,7 @@ const OPEN_BRACE = 0x7b
 const CLOSE_BRACE = 0x7d
 
 /** `JSONDecoder.decode`'s `WHITESPACE = [ \t\n\r]*`, also the C scanner's `IS_WHITESPACE`. */
-const isWhitespace = (c: number | undefined): boolean =>
-  c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
+const isWhitespace = (c: number | undefined): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 
 /** The named constants `scan_once_unicode` recognises, by first character. */
 const CONSTANTS: ReadonlyMap<number, readonly [string, () => PyValue]> = new Map([
@@ -42,9 +41,7 @@ const CONSTANTS: ReadonlyMap<number, readonly [string, () => PyValue]> = new Map
 ] as const)
 
 /** An array or object still open while the scanner reads its members. */
-type OpenContainer =
-  | { kind: 'array'; items: PyValue[] }
-  | { kind: 'object'; dict: PyDict; key: string }
+type OpenContainer = { kind: 'array'; items: PyValue[] } | { kind: 'object'; dict: PyDict; key: string }
 
 /** Returned instead of a value when a non-empty container was opened. */
 const OPENED: unique symbol = Symbol('opened')

@@ -3,7 +3,7 @@
  * `json.loads`), ported step by step so that every error message and position matches.
  */
 import { JsonDecodeError } from './json-errors.js'
-import { PythonStringBuilder } from './string-builder.js'
+import type { PythonStringBuilder } from './string-builder.js'
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -34,11 +34,7 @@ export interface ScannedString {
  * @throws {JsonDecodeError} `Invalid control character at`, `Unterminated string starting at`,
  * `Invalid \escape` or `Invalid \uXXXX escape`, at the index CPython reports.
  */
-export function scanJsonString(
-  text: Uint32Array,
-  end: number,
-  builder: PythonStringBuilder,
-): ScannedString {
+export function scanJsonString(text: Uint32Array, end: number, builder: PythonStringBuilder): ScannedString {
   const begin = end - 1
   const length = text.length
   for (;;) {
@@ -67,11 +63,7 @@ function findQuoteOrBackslash(text: Uint32Array, start: number): number {
 }
 
 /** Handles `\"`, `\n`, … with the escape letter at `letterIndex`; returns the index after it. */
-function scanSimpleEscape(
-  text: Uint32Array,
-  letterIndex: number,
-  builder: PythonStringBuilder,
-): number {
+function scanSimpleEscape(text: Uint32Array, letterIndex: number, builder: PythonStringBuilder): number {
   const decoded = SIMPLE_ESCAPES.get(text[letterIndex] as number)
   // CPython reports the backslash, one before the letter.
   if (decoded === undefined) throw new JsonDecodeError('Invalid \\escape', letterIndex - 1)
@@ -83,11 +75,7 @@ function scanSimpleEscape(
  * Handles `\uXXXX` with the `u` at `uIndex`, joining a following `\uXXXX` low surrogate to a
  * high one. Returns the index after the escape (or after the pair).
  */
-function scanUnicodeEscape(
-  text: Uint32Array,
-  uIndex: number,
-  builder: PythonStringBuilder,
-): number {
+function scanUnicodeEscape(text: Uint32Array, uIndex: number, builder: PythonStringBuilder): number {
   let end = uIndex + 5
   // `>=`, not `>`: CPython wants at least one more character (the closing quote) after the
   // four digits, so `"\u1234` (no closing quote) is an escape error, not an unterminated string.

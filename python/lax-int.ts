@@ -12,9 +12,7 @@ export type LaxIntResult = { ok: true; value: bigint } | { ok: false; type: LaxI
 
 export type PythonIntError = 'int_type' | LaxIntError | 'int_from_float' | 'finite_number'
 
-export type PythonIntResult =
-  | { ok: true; value: number | bigint }
-  | { ok: false; type: PythonIntError }
+export type PythonIntResult = { ok: true; value: number | bigint } | { ok: false; type: PythonIntError }
 
 /** jiter refuses an integer whose leading digit run (sign included) ends past byte 4300. */
 const MAX_INT_LENGTH = 4300
@@ -26,7 +24,8 @@ const DIGIT_RUN = /^-?[1-9][0-9]*/
  * Rust's `char::is_whitespace` (Unicode White_Space), which `str::trim` uses. It differs from
  * JavaScript's `trim`: U+0085 counts, U+FEFF does not.
  */
-const RUST_WHITESPACE = '[\\u0009-\\u000D\\u0020\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]'
+const RUST_WHITESPACE =
+  '[\\u0009-\\u000D\\u0020\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]'
 const RUST_TRIM = new RegExp(`^${RUST_WHITESPACE}+|${RUST_WHITESPACE}+$`, 'g')
 
 /**

@@ -50,11 +50,7 @@ const CHUNK_SIZE = 8192
  * Converts `units[start..end)` (UTF-16 code units, or code points known to be below 0x10000)
  * to a string.
  */
-export function unitsToString(
-  units: Uint16Array | Uint32Array,
-  start: number,
-  end: number,
-): string {
+export function unitsToString(units: Uint16Array | Uint32Array, start: number, end: number): string {
   const chunks: string[] = []
   for (let from = start; from < end; from += CHUNK_SIZE) {
     const chunk = units.subarray(from, Math.min(from + CHUNK_SIZE, end))

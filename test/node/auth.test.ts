@@ -51,19 +51,39 @@ it('does not trim the credentials, as FastAPI before 0.128.1', async () => {
 it.each([
   ['garbage', async () => 'not.a.jwt'],
   ['garbage base64', async () => '!!!.@@@.###'],
-  ['a wrong signature', async () => new SignJWT(readerClaims()).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another secret of enough length!!'))],
+  [
+    'a wrong signature',
+    async () =>
+      new SignJWT(readerClaims())
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode('another secret of enough length!!')),
+  ],
   ['HS512', async () => new SignJWT(readerClaims()).setProtectedHeader({ alg: 'HS512' }).sign(secret)],
-  ['alg none', async () => `${base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${base64url.encode(JSON.stringify(readerClaims()))}.`],
-  ['a tampered payload', async () => {
-    const [head, , signature] = (await mock.mintToken(readerClaims())).split('.')
-    return `${head}.${base64url.encode(JSON.stringify({ ...readerClaims(), is_super_admin: true }))}.${signature}`
-  }],
+  [
+    'alg none',
+    async () =>
+      `${base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${base64url.encode(JSON.stringify(readerClaims()))}.`,
+  ],
+  [
+    'a tampered payload',
+    async () => {
+      const [head, , signature] = (await mock.mintToken(readerClaims())).split('.')
+      return `${head}.${base64url.encode(JSON.stringify({ ...readerClaims(), is_super_admin: true }))}.${signature}`
+    },
+  ],
   ['an expired token', async () => mock.fixtures.tokens.expired],
   ['exp equal to now', async () => mock.mintToken({ ...readerClaims(), exp: now() })],
   ['nbf in the future', async () => mock.mintToken({ ...readerClaims(), nbf: now() + 600 })],
   ['iat in the future', async () => mock.mintToken({ ...readerClaims(), iat: now() + 600 })],
-  ['no sub', async () => new SignJWT({ team_id: teamId, permissions: ['persona:read'] }).setProtectedHeader({ alg: 'HS256' }).sign(secret)],
-  ['permissions that are not a list', async () => mock.mintToken({ ...readerClaims(), permissions: 'persona:read' as never })],
+  [
+    'no sub',
+    async () =>
+      new SignJWT({ team_id: teamId, permissions: ['persona:read'] }).setProtectedHeader({ alg: 'HS256' }).sign(secret),
+  ],
+  [
+    'permissions that are not a list',
+    async () => mock.mintToken({ ...readerClaims(), permissions: 'persona:read' as never }),
+  ],
   ['an oversized token', async () => mock.mintToken({ ...readerClaims(), padding: 'x'.repeat(200_000) })],
 ])('refuses %s with 401 Could not validate credentials', async (_, token) => {
   expect(await answer(`Bearer ${await token()}`)).toEqual(INVALID)
@@ -91,7 +111,9 @@ it('authenticates before it validates, and validates before it checks the team',
 it('reads invalid JSON before it authenticates, and refuses the token before validating the body', async () => {
   const path = `/v1/demographics/${mock.fixtures.dimensions[0]!.id}/values/bulk`
   const invalidJson = await api.post(path, '{"values": [', undefined)
-  expect(invalidJson.text).toBe('{"detail":[{"type":"json_invalid","loc":["body",12],"msg":"JSON decode error","input":{},"ctx":{"error":"Expecting value"}}]}')
+  expect(invalidJson.text).toBe(
+    '{"detail":[{"type":"json_invalid","loc":["body",12],"msg":"JSON decode error","input":{},"ctx":{"error":"Expecting value"}}]}',
+  )
   const badBody = await api.post(path, { values: 'x' }, undefined)
   expect(badBody.status).toBe(401)
 })

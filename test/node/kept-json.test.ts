@@ -16,7 +16,11 @@ afterAll(() => mock.close())
 
 const read = async (path: string, token = mock.fixtures.tokens.team_reader) => {
   const response = await fetch(mock.url(path), { headers: { authorization: `Bearer ${token}` } })
-  return { status: response.status, headers: Object.fromEntries(response.headers), bytes: Buffer.from(await response.arrayBuffer()) }
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    bytes: Buffer.from(await response.arrayBuffer()),
+  }
 }
 
 it('answers a page with the same bytes whether its JSON was just written or kept', async () => {
@@ -33,7 +37,9 @@ it('answers a page with the same bytes whether its JSON was just written or kept
 it('answers with the records as they are now after the world changes, not with JSON kept before', async () => {
   const before = JSON.parse((await read('/v1/personas/?limit=3')).bytes.toString())
   const target = before.results[1]
-  await mock.world.personas.update((q) => q.where({ id: target.id }), { data: (draft) => void (draft.name = 'Renamed after serving') })
+  await mock.world.personas.update((q) => q.where({ id: target.id }), {
+    data: (draft) => void (draft.name = 'Renamed after serving'),
+  })
   const renamed = JSON.parse((await read('/v1/personas/?limit=3')).bytes.toString())
   expect(renamed.results[1]).toEqual({ ...target, name: 'Renamed after serving' })
 
@@ -48,11 +54,16 @@ it('answers filtered pages from the personas as they are now, however many filte
   const before = JSON.parse((await read(filtered)).bytes.toString())
   expect(before.total).toBeGreaterThan(1)
   // More distinct filters than are remembered, then the first again: the same answer.
-  for (let offset = 0; offset < 20; offset++) expect((await read(`/v1/personas/?search=e&offset=${offset}`)).status).toBe(200)
-  expect(JSON.parse((await read('/v1/personas/?intents=benign&intents=curious&limit=100')).bytes.toString())).toEqual(before)
+  for (let offset = 0; offset < 20; offset++)
+    expect((await read(`/v1/personas/?search=e&offset=${offset}`)).status).toBe(200)
+  expect(JSON.parse((await read('/v1/personas/?intents=benign&intents=curious&limit=100')).bytes.toString())).toEqual(
+    before,
+  )
 
   const moved = before.results[0]
-  await mock.world.personas.update((q) => q.where({ id: moved.id }), { data: (draft) => void (draft.intent = 'adversarial') })
+  await mock.world.personas.update((q) => q.where({ id: moved.id }), {
+    data: (draft) => void (draft.intent = 'adversarial'),
+  })
   const after = JSON.parse((await read(filtered)).bytes.toString())
   expect(after.total).toBe(before.total - 1)
   expect(after.results.map((persona: { id: string }) => persona.id)).not.toContain(moved.id)
@@ -85,7 +96,11 @@ it('hands msw listeners the answer with its body', async () => {
     const answered = await response.text()
     await expect.poll(() => mocked.length).toBe(1)
     expect(response.status).toBe(201)
-    expect(mocked[0]).toEqual({ body: answered, method: 'POST', url: mock.url(`/v1/demographics/${dimension}/values/bulk`) })
+    expect(mocked[0]).toEqual({
+      body: answered,
+      method: 'POST',
+      url: mock.url(`/v1/demographics/${dimension}/values/bulk`),
+    })
   } finally {
     mock.server.events.removeListener('response:mocked', listener)
   }

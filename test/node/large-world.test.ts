@@ -2,7 +2,16 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createMockServer, type MockServer } from 'agent-console-mock/node'
 import { client } from '../support/client.js'
 
-type Persona = { id: string; team_id: string; name: string; description: string | null; role: string; intent: string; is_preset: boolean; created_at: number }
+type Persona = {
+  id: string
+  team_id: string
+  name: string
+  description: string | null
+  role: string
+  intent: string
+  is_preset: boolean
+  created_at: number
+}
 
 let mock: MockServer
 let api: ReturnType<typeof client>
@@ -12,7 +21,9 @@ beforeAll(async () => {
   mock = await createMockServer({ seed: 21, personasPerTeam: 100_000 })
   api = client(mock)
   const team = mock.fixtures.teams[0]!.id
-  ordered = (mock.world.personas.all() as Persona[]).filter((p) => p.team_id === team).sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1))
+  ordered = (mock.world.personas.all() as Persona[])
+    .filter((p) => p.team_id === team)
+    .sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1))
 }, 120_000)
 afterAll(() => mock.close())
 
@@ -32,7 +43,11 @@ it('filters and searches 100,000 personas with exact totals', async () => {
     ['intents=malicious&intents=benign', (p) => p.intent === 'malicious' || p.intent === 'benign'],
     ['is_preset=true', (p) => p.is_preset],
     ['search=ENGINEER', (p) => [p.name, p.description ?? '', p.role].some((f) => f.toLowerCase().includes('engineer'))],
-    ['search=zoë&intents=curious', (p) => p.intent === 'curious' && [p.name, p.description ?? '', p.role].some((f) => f.toLowerCase().includes('zoë'))],
+    [
+      'search=zoë&intents=curious',
+      (p) =>
+        p.intent === 'curious' && [p.name, p.description ?? '', p.role].some((f) => f.toLowerCase().includes('zoë')),
+    ],
   ]
   for (const [query, keep] of cases) {
     const want = ordered.filter(keep)

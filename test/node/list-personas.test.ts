@@ -15,7 +15,16 @@ beforeAll(async () => {
 })
 afterAll(() => mock.close())
 
-type Persona = { id: string; team_id: string; name: string; description: string | null; role: string; intent: string; is_preset: boolean; created_at: number }
+type Persona = {
+  id: string
+  team_id: string
+  name: string
+  description: string | null
+  role: string
+  intent: string
+  is_preset: boolean
+  created_at: number
+}
 
 /** The oracle: filter and order the stored personas the simple way. */
 function expected(team: string, keep: (p: Persona) => boolean = () => true): Persona[] {
@@ -40,7 +49,11 @@ it('lists the personas of the token’s team by default, newest first, ten at a 
   const { status, body } = await api.get('/v1/personas/', tokens.team_reader)
   expect(status).toBe(200)
   expect(body.total).toBe(60)
-  expect(body.results.map((p: Persona) => p.id)).toEqual(expected(teamId).slice(0, 10).map((p) => p.id))
+  expect(body.results.map((p: Persona) => p.id)).toEqual(
+    expected(teamId)
+      .slice(0, 10)
+      .map((p) => p.id),
+  )
 })
 
 it('orders by created_at descending, then id ascending', async () => {
@@ -50,17 +63,51 @@ it('orders by created_at descending, then id ascending', async () => {
 
 it('returns every field of a persona, with null where a value is empty', async () => {
   const { body } = await api.get('/v1/personas/?limit=100', tokens.team_reader)
-  const fields = ['id', 'team_id', 'name', 'description', 'role', 'role_description', 'knowledge_level', 'skill_level', 'intent', 'language', 'access_permissions', 'is_preset', 'preset_category', 'tags', 'icon_filename', 'created_at', 'updated_at', 'created_by']
+  const fields = [
+    'id',
+    'team_id',
+    'name',
+    'description',
+    'role',
+    'role_description',
+    'knowledge_level',
+    'skill_level',
+    'intent',
+    'language',
+    'access_permissions',
+    'is_preset',
+    'preset_category',
+    'tags',
+    'icon_filename',
+    'created_at',
+    'updated_at',
+    'created_by',
+  ]
   for (const persona of body.results) expect(Object.keys(persona)).toEqual(fields)
-  const kinds = new Set(body.results.map((p: { access_permissions: unknown }) =>
-    p.access_permissions === null ? 'null' : 'privilege_level' in (p.access_permissions as object) ? 'structured' : 'free-form'))
-  expect([...kinds].sort(), 'the seeded world has every kind of access_permissions').toEqual(['free-form', 'null', 'structured'])
+  const kinds = new Set(
+    body.results.map((p: { access_permissions: unknown }) =>
+      p.access_permissions === null
+        ? 'null'
+        : 'privilege_level' in (p.access_permissions as object)
+          ? 'structured'
+          : 'free-form',
+    ),
+  )
+  expect([...kinds].sort(), 'the seeded world has every kind of access_permissions').toEqual([
+    'free-form',
+    'null',
+    'structured',
+  ])
   expect(body.results.some((p: Persona) => p.description === null)).toBe(true)
 })
 
 it('pages with limit and offset, and reports the total on every page', async () => {
   const all = expected(teamId).map((p) => p.id)
-  const pages = await Promise.all([0, 7, 14, 21, 28, 35, 42, 49, 56].map((offset) => api.get(`/v1/personas/?limit=7&offset=${offset}`, tokens.team_reader)))
+  const pages = await Promise.all(
+    [0, 7, 14, 21, 28, 35, 42, 49, 56].map((offset) =>
+      api.get(`/v1/personas/?limit=7&offset=${offset}`, tokens.team_reader),
+    ),
+  )
   expect(pages.map((page) => page.body.total)).toEqual(Array(9).fill(60))
   expect(pages.flatMap((page) => page.body.results.map((p: Persona) => p.id))).toEqual(all)
   expect(pages.at(-1)!.body.results).toHaveLength(4)
@@ -90,7 +137,13 @@ it('matches nothing for an intent outside the enumeration, and does not split co
 })
 
 it('filters by preset status, reading booleans as pydantic does', async () => {
-  for (const [word, value] of [['true', true], ['YES', true], ['1', true], ['off', false], ['f', false]] as const) {
+  for (const [word, value] of [
+    ['true', true],
+    ['YES', true],
+    ['1', true],
+    ['off', false],
+    ['f', false],
+  ] as const) {
     const { ids, totals } = await crawl(`&is_preset=${word}`)
     const want = expected(teamId, (p) => p.is_preset === value)
     expect(ids, word).toEqual(want.map((p) => p.id))
@@ -100,10 +153,18 @@ it('filters by preset status, reading booleans as pydantic does', async () => {
 
 it('searches name, description and role, case-insensitively', async () => {
   const sample = expected(teamId)
-  const needles = [sample[3]!.name.slice(1, 6).toUpperCase(), sample[5]!.role.split(' ')[1]!.toLowerCase(), 'QUI', 'ö', 'ΙΩ']
+  const needles = [
+    sample[3]!.name.slice(1, 6).toUpperCase(),
+    sample[5]!.role.split(' ')[1]!.toLowerCase(),
+    'QUI',
+    'ö',
+    'ΙΩ',
+  ]
   for (const needle of needles) {
     const lower = needle.toLowerCase()
-    const want = expected(teamId, (p) => [p.name, p.description ?? '', p.role].some((field) => field.toLowerCase().includes(lower)))
+    const want = expected(teamId, (p) =>
+      [p.name, p.description ?? '', p.role].some((field) => field.toLowerCase().includes(lower)),
+    )
     const { ids, totals } = await crawl(`&search=${encodeURIComponent(needle)}`)
     expect(ids, needle).toEqual(want.map((p) => p.id))
     expect(totals[0], needle).toBe(want.length)
@@ -116,7 +177,13 @@ it('treats an empty search as no filter', async () => {
 })
 
 it('combines every filter with AND', async () => {
-  const want = expected(teamId, (p) => p.intent === 'benign' && !p.is_preset && [p.name, p.description ?? '', p.role].some((f) => f.toLowerCase().includes('e')))
+  const want = expected(
+    teamId,
+    (p) =>
+      p.intent === 'benign' &&
+      !p.is_preset &&
+      [p.name, p.description ?? '', p.role].some((f) => f.toLowerCase().includes('e')),
+  )
   const { ids } = await crawl('&intents=benign&is_preset=false&search=E')
   expect(ids).toEqual(want.map((p) => p.id))
 })
@@ -161,7 +228,9 @@ it('takes the last value of a repeated scalar parameter', async () => {
 })
 
 it('writes non-ASCII text as raw UTF-8 with a byte-counted content-length', async () => {
-  const res = await fetch(mock.url('/v1/personas/?limit=100'), { headers: { authorization: `Bearer ${tokens.team_reader}` } })
+  const res = await fetch(mock.url('/v1/personas/?limit=100'), {
+    headers: { authorization: `Bearer ${tokens.team_reader}` },
+  })
   const bytes = new Uint8Array(await res.arrayBuffer())
   const text = new TextDecoder().decode(bytes)
   expect(res.headers.get('content-length')).toBe(String(bytes.byteLength))

@@ -17,7 +17,16 @@ beforeAll(async () => {
 })
 afterAll(() => mock.close())
 
-type Rule = { id: string; policy_id: string; rule_id: string; created_at: number; status: string; reviewed_by: string | null; reviewed_at: number | null; review_notes: string | null }
+type Rule = {
+  id: string
+  policy_id: string
+  rule_id: string
+  created_at: number
+  status: string
+  reviewed_by: string | null
+  reviewed_at: number | null
+  review_notes: string | null
+}
 const expected = (policy: string) =>
   (mock.world.rules.all() as Rule[])
     .filter((rule) => rule.policy_id === policy)
@@ -27,12 +36,18 @@ it('lists a policy’s rules, 100 by default, created_at ascending then rule_id'
   const { status, body } = await api.get(path, tokens.team_reader)
   expect(status).toBe(200)
   expect(body.total).toBe(260)
-  expect(body.results.map((r: Rule) => r.rule_id)).toEqual(expected(policyId).slice(0, 100).map((r) => r.rule_id))
+  expect(body.results.map((r: Rule) => r.rule_id)).toEqual(
+    expected(policyId)
+      .slice(0, 100)
+      .map((r) => r.rule_id),
+  )
 })
 
 it('pages with limit and offset up to 1000, with the same total on every page', async () => {
   const all = expected(policyId).map((r) => r.id)
-  const pages = await Promise.all([0, 97, 194].map((offset) => api.get(`${path}?limit=97&offset=${offset}`, tokens.team_reader)))
+  const pages = await Promise.all(
+    [0, 97, 194].map((offset) => api.get(`${path}?limit=97&offset=${offset}`, tokens.team_reader)),
+  )
   expect(pages.map((p) => p.body.total)).toEqual([260, 260, 260])
   expect(pages.flatMap((p) => p.body.results.map((r: Rule) => r.id))).toEqual(all)
   const whole = await api.get(`${path}?limit=1000`, tokens.team_reader)
@@ -43,24 +58,62 @@ it('pages with limit and offset up to 1000, with the same total on every page', 
 
 it('bounds limit to 1..1000 and offset to 0 and up', async () => {
   const high = await api.get(`${path}?limit=1001`, tokens.team_reader)
-  expect(high.text).toBe('{"detail":[{"type":"less_than_equal","loc":["query","limit"],"msg":"Input should be less than or equal to 1000","input":"1001","ctx":{"le":1000}}]}')
+  expect(high.text).toBe(
+    '{"detail":[{"type":"less_than_equal","loc":["query","limit"],"msg":"Input should be less than or equal to 1000","input":"1001","ctx":{"le":1000}}]}',
+  )
   const both = await api.get(`${path}?offset=-1&limit=0`, tokens.team_reader)
-  expect(both.body.detail.map((e: { loc: unknown[] }) => e.loc)).toEqual([['query', 'limit'], ['query', 'offset']])
+  expect(both.body.detail.map((e: { loc: unknown[] }) => e.loc)).toEqual([
+    ['query', 'limit'],
+    ['query', 'offset'],
+  ])
 })
 
 it('returns every rule field, with review fields null exactly while a rule is a draft', async () => {
   const { body } = await api.get(`${path}?limit=1000`, tokens.team_reader)
-  const fields = ['id', 'policy_id', 'rule_id', 'rule_type', 'action', 'consequence', 'natural_language', 'created_at', 'updated_at', 'target', 'assignee', 'constraints', 'constraint_logic', 'provenance', 'category', 'tags', 'status', 'reviewed_by', 'reviewed_at', 'review_notes']
+  const fields = [
+    'id',
+    'policy_id',
+    'rule_id',
+    'rule_type',
+    'action',
+    'consequence',
+    'natural_language',
+    'created_at',
+    'updated_at',
+    'target',
+    'assignee',
+    'constraints',
+    'constraint_logic',
+    'provenance',
+    'category',
+    'tags',
+    'status',
+    'reviewed_by',
+    'reviewed_at',
+    'review_notes',
+  ]
   for (const rule of body.results) {
     expect(Object.keys(rule)).toEqual(fields)
     expect(Object.keys(rule.consequence)).toEqual(['action', 'severity', 'message'])
     expect(Object.keys(rule.provenance)).toEqual(['extracted_by', 'model_used', 'confidence_score', 'source_location'])
-    expect(Object.keys(rule.provenance.source_location)).toEqual(['section', 'paragraph', 'char_start', 'char_end', 'source_text'])
+    expect(Object.keys(rule.provenance.source_location)).toEqual([
+      'section',
+      'paragraph',
+      'char_start',
+      'char_end',
+      'source_text',
+    ])
     const draft = rule.status === 'draft'
-    expect([rule.reviewed_by === null, rule.reviewed_at === null, rule.review_notes === null], rule.rule_id).toEqual([draft, draft, draft])
+    expect([rule.reviewed_by === null, rule.reviewed_at === null, rule.review_notes === null], rule.rule_id).toEqual([
+      draft,
+      draft,
+      draft,
+    ])
   }
   for (const field of ['rule_type', 'category', 'status'] as const) {
-    expect(new Set(body.results.map((r: Record<string, string>) => r[field])).size, field).toBe({ rule_type: 4, category: 7, status: 4 }[field])
+    expect(new Set(body.results.map((r: Record<string, string>) => r[field])).size, field).toBe(
+      { rule_type: 4, category: 7, status: 4 }[field],
+    )
   }
 })
 

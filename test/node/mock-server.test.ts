@@ -26,14 +26,24 @@ it('gives fixtures: teams, dimensions, policies and tokens for each role', async
   const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())
   expect(claims(fixtures.tokens.super_admin)).toMatchObject({ is_super_admin: true })
   expect('team_id' in claims(fixtures.tokens.super_admin)).toBe(false)
-  expect(claims(fixtures.tokens.team_reader)).toMatchObject({ team_id: fixtures.teams[0]!.id, permissions: ['persona:read', 'policy:read'] })
-  expect(claims(fixtures.tokens.persona_reader)).toMatchObject({ team_id: fixtures.teams[0]!.id, permissions: ['persona:read'] })
+  expect(claims(fixtures.tokens.team_reader)).toMatchObject({
+    team_id: fixtures.teams[0]!.id,
+    permissions: ['persona:read', 'policy:read'],
+  })
+  expect(claims(fixtures.tokens.persona_reader)).toMatchObject({
+    team_id: fixtures.teams[0]!.id,
+    permissions: ['persona:read'],
+  })
   expect(claims(fixtures.tokens.no_permissions)).toMatchObject({ team_id: fixtures.teams[0]!.id, permissions: [] })
   expect(claims(fixtures.tokens.expired).exp).toBeLessThan(Date.now() / 1000)
 })
 
 it('mints tokens that the API accepts', async () => {
-  const token = await mock.mintToken({ sub: 'someone', team_id: mock.fixtures.teams[1]!.id, permissions: ['persona:read'] })
+  const token = await mock.mintToken({
+    sub: 'someone',
+    team_id: mock.fixtures.teams[1]!.id,
+    permissions: ['persona:read'],
+  })
   const { body } = await api.get('/v1/personas/?limit=1', token)
   expect(body.results[0].team_id).toBe(mock.fixtures.teams[1]!.id)
 })
@@ -41,7 +51,11 @@ it('mints tokens that the API accepts', async () => {
 it('resets to the seeded world, dropping writes, and can reseed', async () => {
   const dimension = mock.fixtures.dimensions[0]!.id
   const before = mock.world.values.count()
-  await api.post(`/v1/demographics/${dimension}/values/bulk`, { values: [{ value: 'temporary' }] }, mock.fixtures.tokens.super_admin)
+  await api.post(
+    `/v1/demographics/${dimension}/values/bulk`,
+    { values: [{ value: 'temporary' }] },
+    mock.fixtures.tokens.super_admin,
+  )
   expect(mock.world.values.count()).toBe(before + 1)
   await mock.reset()
   expect(mock.world.values.count()).toBe(before)
@@ -64,7 +78,13 @@ it('lets a test override a handler, until resetHandlers', async () => {
 it('arranges data through the world’s collections, and the API sees it', async () => {
   const team = mock.fixtures.teams[2]!.id
   const template = mock.world.personas.all()[0]!
-  await mock.world.personas.create({ ...template, id: '11111111-1111-4111-8111-111111111111', team_id: team, name: 'Arranged by a test', created_at: 1 })
+  await mock.world.personas.create({
+    ...template,
+    id: '11111111-1111-4111-8111-111111111111',
+    team_id: team,
+    name: 'Arranged by a test',
+    created_at: 1,
+  })
   const { body } = await api.get(`/v1/personas/?team_id=${team}`, mock.fixtures.tokens.super_admin)
   expect(body.results.map((p: { name: string }) => p.name)).toEqual(['Arranged by a test'])
 })

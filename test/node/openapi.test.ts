@@ -47,13 +47,25 @@ describe('the OpenAPI document', () => {
 
   it('gives each operation its tags, summary, operationId and security, in FastAPI key order', () => {
     expect(Object.keys(personas)).toEqual(['tags', 'summary', 'operationId', 'security', 'parameters', 'responses'])
-    expect(Object.keys(bulkAdd)).toEqual(['tags', 'summary', 'operationId', 'security', 'parameters', 'requestBody', 'responses'])
+    expect(Object.keys(bulkAdd)).toEqual([
+      'tags',
+      'summary',
+      'operationId',
+      'security',
+      'parameters',
+      'requestBody',
+      'responses',
+    ])
     expect([personas.operationId, bulkAdd.operationId, rules.operationId]).toEqual([
       'list_personas_v1_personas__get',
       'bulk_add_values_v1_demographics__dimension_id__values_bulk_post',
       'list_policy_rules_v1_policies__policy_id__rules_get',
     ])
-    expect([personas.summary, bulkAdd.summary, rules.summary]).toEqual(['List Personas', 'Bulk Add Values', 'List Policy Rules'])
+    expect([personas.summary, bulkAdd.summary, rules.summary]).toEqual([
+      'List Personas',
+      'Bulk Add Values',
+      'List Policy Rules',
+    ])
     expect([personas.tags, bulkAdd.tags, rules.tags]).toEqual([
       ['Agent Environment', 'personas'],
       ['demographics'],
@@ -114,11 +126,34 @@ describe('the OpenAPI document', () => {
     const names = Object.keys(componentSchemas)
     expect(names).toEqual([...names].sort())
     expect(names).toEqual([
-      'Assignee', 'BulkAddValues', 'Consequence', 'ConsequenceAction', 'Constraint', 'ConstraintLogic',
-      'ConstraintOperator', 'DataAccessScope', 'DemographicValue', 'DemographicValueCreate', 'ExtractedBy',
-      'HTTPValidationError', 'Intent', 'KnowledgeLevel', 'Persona', 'PersonaAccessPermissions',
-      'PersonaListResponse', 'PolicyRule', 'PolicyRuleListResponse', 'PrivilegeLevel', 'Provenance',
-      'RuleCategory', 'RuleStatus', 'RuleType', 'Severity', 'SkillLevel', 'SourceLocation', 'ValidationError',
+      'Assignee',
+      'BulkAddValues',
+      'Consequence',
+      'ConsequenceAction',
+      'Constraint',
+      'ConstraintLogic',
+      'ConstraintOperator',
+      'DataAccessScope',
+      'DemographicValue',
+      'DemographicValueCreate',
+      'ExtractedBy',
+      'HTTPValidationError',
+      'Intent',
+      'KnowledgeLevel',
+      'Persona',
+      'PersonaAccessPermissions',
+      'PersonaListResponse',
+      'PolicyRule',
+      'PolicyRuleListResponse',
+      'PrivilegeLevel',
+      'Provenance',
+      'RuleCategory',
+      'RuleStatus',
+      'RuleType',
+      'Severity',
+      'SkillLevel',
+      'SourceLocation',
+      'ValidationError',
     ])
   })
 
@@ -145,8 +180,12 @@ describe('the OpenAPI document', () => {
   it('describes fields as pydantic does: Optional without a null default, refs without titles, Dict[str, Any]', () => {
     const persona = componentSchemas.Persona
     expect(persona.required).toEqual(['id', 'team_id', 'name', 'role', 'created_at', 'updated_at', 'created_by'])
-    expect(bytes(persona.properties.description)).toBe('{"anyOf":[{"type":"string"},{"type":"null"}],"title":"Description"}')
-    expect(bytes(persona.properties.knowledge_level)).toBe('{"$ref":"#/components/schemas/KnowledgeLevel","default":"intermediate"}')
+    expect(bytes(persona.properties.description)).toBe(
+      '{"anyOf":[{"type":"string"},{"type":"null"}],"title":"Description"}',
+    )
+    expect(bytes(persona.properties.knowledge_level)).toBe(
+      '{"$ref":"#/components/schemas/KnowledgeLevel","default":"intermediate"}',
+    )
     expect(bytes(persona.properties.language)).toBe('{"type":"string","title":"Language","default":"en"}')
     expect(bytes(persona.properties.created_at)).toBe('{"type":"integer","title":"Created At"}')
     expect(bytes(persona.properties.access_permissions)).toBe(
@@ -171,21 +210,29 @@ describe('the OpenAPI document', () => {
     expect(bytes(componentSchemas.PolicyRule.properties.reviewed_by)).toBe(
       '{"anyOf":[{"type":"string","format":"uuid"},{"type":"null"}],"title":"Reviewed By"}',
     )
-    expect(componentSchemas.PolicyRule.required, 'fields with a default (None) are not required').not.toContain('reviewed_by')
+    expect(componentSchemas.PolicyRule.required, 'fields with a default (None) are not required').not.toContain(
+      'reviewed_by',
+    )
     expect(componentSchemas.PolicyRule.required).not.toContain('review_notes')
     expect(componentSchemas.PolicyRule.required).toContain('status')
     expect(bytes(componentSchemas.Provenance.properties.model_used)).toBe('{"type":"string","title":"Model Used"}')
   })
 
   it('follows the profile: rules paging names and default, bulk add status', () => {
-    const profile = resolveProfile({ bulkAddStatus: 200, rulesPaging: { limit: 'page_size', offset: 'skip', defaultLimit: 50 } })
+    const profile = resolveProfile({
+      bulkAddStatus: 200,
+      rulesPaging: { limit: 'page_size', offset: 'skip', defaultLimit: 50 },
+    })
     const custom = buildOpenApiDocument(profile) as Json
     const rulesParameters = custom.paths['/v1/policies/{policy_id}/rules'].get.parameters
     expect(rulesParameters.slice(1).map(bytes)).toEqual([
       '{"name":"page_size","in":"query","required":false,"schema":{"type":"integer","maximum":1000,"minimum":1,"default":50,"title":"Page Size"}}',
       '{"name":"skip","in":"query","required":false,"schema":{"type":"integer","minimum":0,"default":0,"title":"Skip"}}',
     ])
-    expect(Object.keys(custom.paths['/v1/demographics/{dimension_id}/values/bulk'].post.responses)).toEqual(['200', '422'])
+    expect(Object.keys(custom.paths['/v1/demographics/{dimension_id}/values/bulk'].post.responses)).toEqual([
+      '200',
+      '422',
+    ])
     expect(Object.keys(bulkAdd.responses)).toEqual(['201', '422'])
   })
 
@@ -197,7 +244,11 @@ describe('the OpenAPI document', () => {
 })
 
 describe('the docs page', () => {
-  const options = { openapiUrl: '/openapi.json', assetsPath: '/docs/assets', title: 'Agent Management Console API - Swagger UI' }
+  const options = {
+    openapiUrl: '/openapi.json',
+    assetsPath: '/docs/assets',
+    title: 'Agent Management Console API - Swagger UI',
+  }
 
   it("is FastAPI's get_swagger_ui_html page, with swagger-ui loaded from the assets path", () => {
     expect(docsPageHtml(options)).toBe(`

@@ -4,11 +4,7 @@
  */
 import { expect, it } from 'vitest'
 import { pythonFloatRepr } from '../../python/float.js'
-import {
-  decodeJsonBody,
-  MAX_JSON_DEPTH,
-  type DecodeResult,
-} from '../../python/json-decode.js'
+import { decodeJsonBody, MAX_JSON_DEPTH, type DecodeResult } from '../../python/json-decode.js'
 import { encodePythonJson } from '../../python/json-encode.js'
 import { PyDict, PyFloat, type PyValue } from '../../python/value.js'
 
@@ -17,8 +13,7 @@ const bytes = (...values: number[]): Uint8Array => new Uint8Array(values)
 const utf16le = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf16le'))
 const utf16be = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf16le').swap16())
 
-const decode = (body: string | Uint8Array): DecodeResult =>
-  decodeJsonBody(typeof body === 'string' ? utf8(body) : body)
+const decode = (body: string | Uint8Array): DecodeResult => decodeJsonBody(typeof body === 'string' ? utf8(body) : body)
 
 const jsonError = (msg: string, pos: number): DecodeResult => ({
   ok: false,
@@ -28,7 +23,7 @@ const jsonError = (msg: string, pos: number): DecodeResult => ({
 })
 const unparseable: DecodeResult = { ok: false, kind: 'unparseable' }
 
-function valueOf(body: string | Uint8Array): PyValue {
+function decodedValue(body: string | Uint8Array): PyValue {
   const result = decode(body)
   if (!result.ok) throw new Error(`expected a value, got ${JSON.stringify(result)}`)
   return result.value
@@ -73,7 +68,7 @@ it('returns "Expecting value" at 0 for empty input', () => {
 })
 
 it('accepts JSON whitespace around and inside a document', () => {
-  expect(valueOf(' \r\n\t{"a" : 1 , "b" :[ ] }\n ')).toEqual(
+  expect(decodedValue(' \r\n\t{"a" : 1 , "b" :[ ] }\n ')).toEqual(
     dictOf([
       ['a', 1],
       ['b', []],
@@ -94,7 +89,7 @@ it('reports a raw control character inside a string at its own index', () => {
 })
 
 it('keeps DEL and U+2028 inside strings', () => {
-  expect(valueOf('"a\u007fb\u2028"')).toBe('a\u007fb\u2028')
+  expect(decodedValue('"a\u007fb\u2028"')).toBe('a\u007fb\u2028')
 })
 
 it('reports an unterminated string at its opening quote', () => {
@@ -125,24 +120,24 @@ it('reports a bad second half of a surrogate pair at its "u"', () => {
 })
 
 it('decodes the simple escapes', () => {
-  expect(valueOf('"\\"\\\\\\/\\b\\f\\n\\r\\t"')).toBe('"\\/\b\f\n\r\t')
+  expect(decodedValue('"\\"\\\\\\/\\b\\f\\n\\r\\t"')).toBe('"\\/\b\f\n\r\t')
 })
 
 it('joins an escaped surrogate pair into one code point', () => {
-  expect(valueOf('"\\ud83d\\ude00"')).toBe('😀')
-  expect(valueOf('"\\uD83D\\uDE00"')).toBe('😀')
+  expect(decodedValue('"\\ud83d\\ude00"')).toBe('😀')
+  expect(decodedValue('"\\uD83D\\uDE00"')).toBe('😀')
 })
 
 it('keeps a lone escaped surrogate', () => {
-  expect(valueOf('"\\ud800"')).toBe('\ud800')
-  expect(valueOf('"\\ud800\\u0041"')).toBe('\ud800A')
-  expect(valueOf('"\\ude00\\ud83d"')).toBe('\ude00\ud83d')
+  expect(decodedValue('"\\ud800"')).toBe('\ud800')
+  expect(decodedValue('"\\ud800\\u0041"')).toBe('\ud800A')
+  expect(decodedValue('"\\ude00\\ud83d"')).toBe('\ude00\ud83d')
 })
 
 // Objects.
 
 it('keeps the last value and the first position of a duplicate key', () => {
-  const value = valueOf('{"a":1,"b":2,"a":3}')
+  const value = decodedValue('{"a":1,"b":2,"a":3}')
   expect(value).toBeInstanceOf(PyDict)
   expect([...(value as PyDict)]).toEqual([
     ['a', 3],
@@ -151,13 +146,13 @@ it('keeps the last value and the first position of a duplicate key', () => {
 })
 
 it('keeps the key order of integer-like keys and "__proto__"', () => {
-  const value = valueOf('{"b":1,"10":2,"__proto__":3,"2":4}') as PyDict
+  const value = decodedValue('{"b":1,"10":2,"__proto__":3,"2":4}') as PyDict
   expect([...value.keys()]).toEqual(['b', '10', '__proto__', '2'])
   expect(value.get('__proto__')).toBe(3)
 })
 
 it('decodes nested arrays and objects', () => {
-  expect(valueOf('[[], {}, {"a": [1, "x\\n", null, true, false]}]')).toStrictEqual([
+  expect(decodedValue('[[], {}, {"a": [1, "x\\n", null, true, false]}]')).toStrictEqual([
     [],
     new PyDict(),
     dictOf([['a', [1, 'x\n', null, true, false]]]),
@@ -167,44 +162,44 @@ it('decodes nested arrays and objects', () => {
 // Numbers and constants.
 
 it('keeps ints exact: a safe integer as a number, anything larger as a bigint', () => {
-  expect(valueOf('9007199254740991')).toBe(9007199254740991)
-  expect(valueOf('-9007199254740991')).toBe(-9007199254740991)
-  expect(valueOf('9007199254740992')).toBe(9007199254740992n)
-  expect(valueOf('12345678901234567890')).toBe(12345678901234567890n)
-  expect(valueOf('-123456789012345678901234567890')).toBe(-123456789012345678901234567890n)
+  expect(decodedValue('9007199254740991')).toBe(9007199254740991)
+  expect(decodedValue('-9007199254740991')).toBe(-9007199254740991)
+  expect(decodedValue('9007199254740992')).toBe(9007199254740992n)
+  expect(decodedValue('12345678901234567890')).toBe(12345678901234567890n)
+  expect(decodedValue('-123456789012345678901234567890')).toBe(-123456789012345678901234567890n)
 })
 
 it('reads -0 as the int 0', () => {
-  expect(Object.is(valueOf('-0'), 0)).toBe(true)
+  expect(Object.is(decodedValue('-0'), 0)).toBe(true)
 })
 
 it('accepts an int of 4300 digits and rejects one of 4301 as unparseable', () => {
-  expect(valueOf(`1${'0'.repeat(4299)}`)).toBe(10n ** 4299n)
-  expect(valueOf(`-1${'0'.repeat(4299)}`)).toBe(-(10n ** 4299n))
+  expect(decodedValue(`1${'0'.repeat(4299)}`)).toBe(10n ** 4299n)
+  expect(decodedValue(`-1${'0'.repeat(4299)}`)).toBe(-(10n ** 4299n))
   expect(decode(`1${'0'.repeat(4300)}`)).toEqual(unparseable)
   expect(decode(`[1, 2, -1${'0'.repeat(4300)}]`)).toEqual(unparseable)
 })
 
 it('has no digit limit for floats', () => {
-  expect(valueOf(`1${'0'.repeat(5000)}.5`)).toStrictEqual(new PyFloat(Infinity))
+  expect(decodedValue(`1${'0'.repeat(5000)}.5`)).toStrictEqual(new PyFloat(Infinity))
 })
 
 it('keeps floats as PyFloat, even when integral', () => {
-  expect(valueOf('1.0')).toStrictEqual(new PyFloat(1))
-  expect(valueOf('1e2')).toStrictEqual(new PyFloat(100))
-  expect(valueOf('1E+2')).toStrictEqual(new PyFloat(100))
-  expect(valueOf('-0.0')).toStrictEqual(new PyFloat(-0))
-  expect(valueOf('1.5e-7')).toStrictEqual(new PyFloat(1.5e-7))
-  expect(valueOf('1e-400')).toStrictEqual(new PyFloat(0))
+  expect(decodedValue('1.0')).toStrictEqual(new PyFloat(1))
+  expect(decodedValue('1e2')).toStrictEqual(new PyFloat(100))
+  expect(decodedValue('1E+2')).toStrictEqual(new PyFloat(100))
+  expect(decodedValue('-0.0')).toStrictEqual(new PyFloat(-0))
+  expect(decodedValue('1.5e-7')).toStrictEqual(new PyFloat(1.5e-7))
+  expect(decodedValue('1e-400')).toStrictEqual(new PyFloat(0))
 })
 
 it('reads an out-of-range float literal as infinity', () => {
-  expect(valueOf('1e400')).toStrictEqual(new PyFloat(Infinity))
-  expect(valueOf('-1e400')).toStrictEqual(new PyFloat(-Infinity))
+  expect(decodedValue('1e400')).toStrictEqual(new PyFloat(Infinity))
+  expect(decodedValue('-1e400')).toStrictEqual(new PyFloat(-Infinity))
 })
 
 it('accepts the NaN, Infinity and -Infinity literals', () => {
-  expect(valueOf('[NaN, Infinity, -Infinity]')).toStrictEqual([
+  expect(decodedValue('[NaN, Infinity, -Infinity]')).toStrictEqual([
     new PyFloat(NaN),
     new PyFloat(Infinity),
     new PyFloat(-Infinity),
@@ -238,26 +233,24 @@ it.each([
 // Encodings.
 
 it('accepts a UTF-8 BOM, but only one', () => {
-  expect(valueOf(bytes(0xef, 0xbb, 0xbf, ...utf8('{"a":1}')))).toEqual(dictOf([['a', 1]]))
-  expect(decode(bytes(0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x31))).toEqual(
-    jsonError('Expecting value', 0),
-  )
+  expect(decodedValue(bytes(0xef, 0xbb, 0xbf, ...utf8('{"a":1}')))).toEqual(dictOf([['a', 1]]))
+  expect(decode(bytes(0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x31))).toEqual(jsonError('Expecting value', 0))
 })
 
 it('accepts UTF-16 LE and BE with a BOM', () => {
   const expected = dictOf([['é', [1]]])
-  expect(valueOf(bytes(0xff, 0xfe, ...utf16le('{"é": [1]}')))).toEqual(expected)
-  expect(valueOf(bytes(0xfe, 0xff, ...utf16be('{"é": [1]}')))).toEqual(expected)
+  expect(decodedValue(bytes(0xff, 0xfe, ...utf16le('{"é": [1]}')))).toEqual(expected)
+  expect(decodedValue(bytes(0xfe, 0xff, ...utf16be('{"é": [1]}')))).toEqual(expected)
 })
 
 it('detects UTF-16 and UTF-32 without a BOM from the NUL bytes', () => {
-  expect(valueOf(utf16le('[1]'))).toEqual([1])
-  expect(valueOf(utf16be('[1]'))).toEqual([1])
-  expect(valueOf(bytes(0x31, 0x00))).toBe(1)
-  expect(valueOf(bytes(0x00, 0x31))).toBe(1)
-  expect(valueOf(bytes(0x31, 0x00, 0x00, 0x00))).toBe(1)
-  expect(valueOf(bytes(0x00, 0x00, 0x00, 0x31))).toBe(1)
-  expect(valueOf(bytes(0xff, 0xfe, 0x00, 0x00, 0x31, 0x00, 0x00, 0x00))).toBe(1)
+  expect(decodedValue(utf16le('[1]'))).toEqual([1])
+  expect(decodedValue(utf16be('[1]'))).toEqual([1])
+  expect(decodedValue(bytes(0x31, 0x00))).toBe(1)
+  expect(decodedValue(bytes(0x00, 0x31))).toBe(1)
+  expect(decodedValue(bytes(0x31, 0x00, 0x00, 0x00))).toBe(1)
+  expect(decodedValue(bytes(0x00, 0x00, 0x00, 0x31))).toBe(1)
+  expect(decodedValue(bytes(0xff, 0xfe, 0x00, 0x00, 0x31, 0x00, 0x00, 0x00))).toBe(1)
 })
 
 it('rejects a UTF-16 body of odd length as unparseable', () => {
@@ -265,7 +258,7 @@ it('rejects a UTF-16 body of odd length as unparseable', () => {
 })
 
 it('keeps a lone surrogate from UTF-16 input', () => {
-  expect(valueOf(bytes(0xff, 0xfe, 0x22, 0x00, 0x00, 0xd8, 0x22, 0x00))).toBe('\ud800')
+  expect(decodedValue(bytes(0xff, 0xfe, 0x22, 0x00, 0x00, 0xd8, 0x22, 0x00))).toBe('\ud800')
 })
 
 it('rejects invalid UTF-8 as unparseable', () => {
@@ -277,7 +270,7 @@ it('rejects invalid UTF-8 as unparseable', () => {
 })
 
 it('decodes a UTF-8-encoded surrogate to a lone surrogate (surrogatepass)', () => {
-  expect(valueOf(bytes(0x22, 0xed, 0xa0, 0x80, 0x22))).toBe('\ud800')
+  expect(decodedValue(bytes(0x22, 0xed, 0xa0, 0x80, 0x22))).toBe('\ud800')
 })
 
 it('counts positions in code points after a non-ASCII character', () => {
@@ -293,7 +286,7 @@ it(`accepts ${MAX_JSON_DEPTH} levels of nesting and rejects one more as unparsea
   const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth)
   expect(decode(nested(MAX_JSON_DEPTH)).ok).toBe(true)
   expect(decode(nested(MAX_JSON_DEPTH + 1))).toEqual(unparseable)
-  const objects = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
+  const objects = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
   expect(decode(objects(MAX_JSON_DEPTH)).ok).toBe(true)
   expect(decode(objects(MAX_JSON_DEPTH + 1))).toEqual(unparseable)
 })
@@ -315,7 +308,7 @@ it('decodes a 1 MiB body', () => {
   }))
   const body = utf8(JSON.stringify({ values: items }))
   expect(body.length).toBeGreaterThan(1_000_000)
-  const value = valueOf(body) as PyDict
+  const value = decodedValue(body) as PyDict
   expect((value.get('values') as PyValue[]).length).toBe(9000)
 })
 
@@ -325,7 +318,7 @@ it('writes decoded values back the way json.dumps does', () => {
   const body =
     '{"values":[{"value":"é😀","n":1.0,"big":123456789012345678901234567890,' +
     '"f":1e16,"g":1E-7,"t":true,"z":null,"neg":-0,"nf":-0.0}]}'
-  expect(encodePythonJson(valueOf(body))).toBe(
+  expect(encodePythonJson(decodedValue(body))).toBe(
     '{"values":[{"value":"é😀","n":1.0,"big":123456789012345678901234567890,' +
       '"f":1e+16,"g":1e-07,"t":true,"z":null,"neg":0,"nf":-0.0}]}',
   )
@@ -339,7 +332,7 @@ it('escapes strings like encode_basestring with ensure_ascii=False', () => {
 
 it('escapes a lone surrogate instead of failing', () => {
   expect(encodePythonJson('a\ud800b')).toBe('"a\\ud800b"')
-  expect(encodePythonJson(valueOf('"\\udfff"'))).toBe('"\\udfff"')
+  expect(encodePythonJson(decodedValue('"\\udfff"'))).toBe('"\\udfff"')
 })
 
 it('writes integral JS numbers as ints and other numbers as Python floats', () => {
@@ -390,7 +383,7 @@ it('round-trips 1 MiB of decoded JSON byte for byte', () => {
     values: Array.from({ length: 30_000 }, (_, i) => ({ v: `é${i}\u0001`, n: i, f: i + 0.5 })),
   })
   expect(body.length).toBeGreaterThan(1_000_000)
-  expect(encodePythonJson(valueOf(body))).toBe(body)
+  expect(encodePythonJson(decodedValue(body))).toBe(body)
 })
 
 it('encodes deep nesting without overflowing the stack', () => {
