@@ -1,14 +1,8 @@
 import type { z } from 'zod'
 import { API_ROUTES, type ApiRoute } from '../api/routes.js'
 import type { Profile } from '../model/profile.js'
-import {
-  fieldInfo,
-  fieldSchema,
-  pythonTitle,
-  SchemaRegistry,
-  typeSchema,
-  type JsonSchema,
-} from '../pydantic/json-schema.js'
+import { fieldInfo, fieldSchema, SchemaRegistry, typeSchema, type JsonSchema } from '../pydantic/json-schema.js'
+import { pythonTitle } from '../pydantic/model-names.js'
 import { componentSchemas } from './schema-key-order.js'
 import {
   declaredErrorResponses,

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { ApiRoute } from '../api/routes.js'
 import { statusPhrase } from '../fastapi/status-phrases.js'
 import type { Profile } from '../model/profile.js'
-import { pythonTitle } from '../pydantic/json-schema.js'
+import { pythonTitle } from '../pydantic/model-names.js'
 import { PyDict, type PyValue } from '../python/value.js'
 
 /** What FastAPI's `get_openapi_path` writes the same way in every generation (0.92 → 0.128). */

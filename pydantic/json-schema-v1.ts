@@ -1,15 +1,8 @@
 import { z } from 'zod'
 import { constraintsOf, scalarSchema } from './json-schema-v1-types.js'
-import {
-  fieldInfo,
-  HTTP_VALIDATION_ERROR,
-  modelName,
-  pythonTitle,
-  pythonTypeSchema,
-  REF_PREFIX,
-  VALIDATION_ERROR,
-  type JsonSchema,
-} from './json-schema.js'
+import { fieldInfo, HTTP_VALIDATION_ERROR, REF_PREFIX, VALIDATION_ERROR, type JsonSchema } from './json-schema.js'
+import { pythonTypeSchema } from './json-schema-scalars.js'
+import { modelName, pythonTitle } from './model-names.js'
 
 /**
  * The JSON Schema pydantic 1.10 generates (`pydantic/schema.py`) for the Python types the zod schemas stand

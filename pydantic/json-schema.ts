@@ -1,7 +1,13 @@
 import { z } from 'zod'
-import * as enums from '../model/enums.js'
-import * as requests from '../model/requests.js'
-import * as schemas from '../model/schemas.js'
+import {
+  ARRAY_KEYWORDS,
+  flattenedAnyOf,
+  isPythonType,
+  pythonTypeSchema,
+  scalarSchema,
+  withConstraints,
+} from './json-schema-scalars.js'
+import { modelName, pythonTitle, sameShape } from './model-names.js'
 
 /** A JSON schema, as pydantic writes one. */
 export type JsonSchema = { [key: string]: unknown }
@@ -35,39 +41,6 @@ export const HTTP_VALIDATION_ERROR: JsonSchema = {
   type: 'object',
   properties: { detail: { title: 'Detail', type: 'array', items: { $ref: `${REF_PREFIX}ValidationError` } } },
 }
-
-/** pydantic's `ValidationsMapping`: constraint → JSON Schema keyword, in the order pydantic writes them. */
-const NUMERIC_KEYWORDS = ['multipleOf', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum'] as const
-const STRING_KEYWORDS = ['minLength', 'maxLength', 'pattern'] as const
-const ARRAY_KEYWORDS = ['minItems', 'maxItems'] as const
-
-/**
- * Project schemas that stand for a Python type the zod schema cannot show: the mock's `Uuid` is a
- * lowercase regex because it also generates ids, but the model field is a `UUID`; `Timestamp` is
- * non-negative for the factories, but the field is a plain `int`; `SortOrder` admits a bigint only
- * to keep Python's unbounded `int` exact; `value_metadata` is a `Dict[str, Any]` the mock checks by hand.
- */
-const PYTHON_TYPES = new Map<z.ZodType, () => JsonSchema>([
-  [schemas.Uuid, () => ({ type: 'string', format: 'uuid' })],
-  [schemas.Timestamp, () => ({ type: 'integer' })],
-  [schemas.SortOrder, () => ({ type: 'integer' })],
-  [schemas.DemographicValue.shape.value_metadata, () => ({ type: 'object', additionalProperties: true })],
-])
-
-/** The JSON schema pydantic 2 gives a project schema that stands for a Python type (see PYTHON_TYPES). */
-export const pythonTypeSchema = (schema: z.ZodType): JsonSchema | undefined => PYTHON_TYPES.get(schema)?.()
-
-/**
- * The Python class name of each model and enum: the zod export name, as the imagined app names its
- * pydantic models and `str` enums after the same records.
- */
-const MODEL_NAMES: ReadonlyMap<z.ZodType, string> = new Map(
-  [enums, schemas, requests].flatMap((module) =>
-    Object.entries(module).flatMap(([name, value]) =>
-      value instanceof z.ZodObject || value instanceof z.ZodEnum ? [[value as z.ZodType, name] as const] : [],
-    ),
-  ),
-)
 
 /**
  * The component definitions reached while describing the routes, keyed by Python class name.
@@ -160,7 +133,7 @@ export function fieldInfo(field: z.ZodType): FieldInfo {
   let description = field.description
   while (true) {
     description ??= current.description
-    if (PYTHON_TYPES.has(current)) break
+    if (isPythonType(current)) break
     if (current instanceof z.ZodOptional) required = false
     else if (current instanceof z.ZodNullable) nullable = true
     else if (current instanceof z.ZodDefault) {
@@ -189,8 +162,8 @@ export function titleShouldBeSet(inner: z.ZodType): boolean {
 
 /** The JSON Schema pydantic generates for the Python type a zod schema stands for, in pydantic's key order. */
 export function typeSchema(schema: z.ZodType, registry: SchemaRegistry, mode: Mode): JsonSchema {
-  const python = PYTHON_TYPES.get(schema)
-  if (python) return python()
+  const python = pythonTypeSchema(schema)
+  if (python) return python
   const named = modelName(schema)
   if (named !== undefined) return registry.reference(schema, named, mode)
   if (schema instanceof z.ZodObject || schema instanceof z.ZodEnum) {
@@ -217,135 +190,9 @@ function anonymousTypeSchema(schema: z.ZodType, registry: SchemaRegistry, mode: 
   return scalarSchema(schema)
 }
 
-/**
- * Scalars by zod's def type: format schemas such as `z.uuid()` are not `ZodString` instances, but
- * their def says `type: 'string'` and names the format.
- */
-function scalarSchema(schema: z.ZodType): JsonSchema {
-  const def = schema._zod.def as { type: string; format?: string }
-  switch (def.type) {
-    case 'string':
-      if (def.format === 'uuid' || def.format === 'guid') return { type: 'string', format: 'uuid' }
-      return withConstraints({ type: 'string' }, schema, STRING_KEYWORDS)
-    case 'number':
-      return withConstraints({ type: def.format?.includes('int') ? 'integer' : 'number' }, schema, NUMERIC_KEYWORDS)
-    case 'bigint':
-      return { type: 'integer' }
-    case 'boolean':
-      return { type: 'boolean' }
-    case 'unknown':
-    case 'any':
-      return {}
-    default:
-      throw new Error(`No Python type is known for a zod ${def.type} schema`)
-  }
-}
-
 /** `Dict[str, V]`; `Dict[str, Any]` is `additionalProperties: true` (pydantic ≥2.11). */
 function dictSchema(schema: z.ZodRecord, registry: SchemaRegistry, mode: Mode): JsonSchema {
   const values = typeSchema(schema.valueType as z.ZodType, registry, mode)
   delete values['title']
   return { type: 'object', additionalProperties: Object.keys(values).length > 0 ? values : true }
-}
-
-/** The pydantic constraints of zod's checks, in the order `update_with_validations` writes them. */
-function withConstraints(base: JsonSchema, schema: z.ZodType, keywords: readonly string[]): JsonSchema {
-  const found = checkConstraints(schema)
-  for (const keyword of keywords) if (keyword in found) base[keyword] = found[keyword]
-  return base
-}
-
-/** The zod check definitions this module understands. */
-interface CheckDef {
-  check: string
-  value?: number
-  inclusive?: boolean
-  minimum?: number
-  maximum?: number
-  length?: number
-  format?: string
-  pattern?: RegExp
-}
-
-/** Translates zod checks into JSON Schema keywords (for numbers, strings and arrays alike). */
-function checkConstraints(schema: z.ZodType): Record<string, unknown> {
-  const found: Record<string, unknown> = {}
-  const checks = (schema._zod.def.checks ?? []) as Array<{ _zod: { def: CheckDef } }>
-  const lengthKeywords = schema instanceof z.ZodArray ? ['minItems', 'maxItems'] : ['minLength', 'maxLength']
-  for (const {
-    _zod: { def },
-  } of checks) {
-    if (def.check === 'greater_than') found[def.inclusive ? 'minimum' : 'exclusiveMinimum'] = def.value
-    else if (def.check === 'less_than') found[def.inclusive ? 'maximum' : 'exclusiveMaximum'] = def.value
-    else if (def.check === 'multiple_of') found['multipleOf'] = def.value
-    else if (def.check === 'min_length') found[lengthKeywords[0]!] = def.minimum
-    else if (def.check === 'max_length') found[lengthKeywords[1]!] = def.maximum
-    else if (def.check === 'length_equals') {
-      found[lengthKeywords[0]!] = def.length
-      found[lengthKeywords[1]!] = def.length
-    } else if (def.check === 'string_format' && def.format === 'regex' && def.pattern)
-      found['pattern'] = def.pattern.source
-  }
-  return found
-}
-
-/** pydantic's `get_flattened_anyof`: a lone `anyOf` member is spliced in, duplicates dropped. */
-function flattenedAnyOf(members: JsonSchema[]): JsonSchema {
-  const flat = members.flatMap((member) =>
-    Object.keys(member).length === 1 && Array.isArray(member['anyOf']) ? (member['anyOf'] as JsonSchema[]) : [member],
-  )
-  const seen = new Set<string>()
-  const unique = flat.filter((member) => {
-    const key = canonicalJson(member)
-    if (seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
-  return unique.length === 1 ? unique[0]! : { anyOf: unique }
-}
-
-/** JSON with sorted keys: Python dict equality ignores key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (isJsonObject(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
-      .join(',')}}`
-  }
-  return JSON.stringify(value)
-}
-
-/**
- * The class name of a model or enum (exported by model/, or titled there). A `.strict()` (or other)
- * variant of a named object has a new identity but the same fields: it is still that model (the mock
- * uses strictness to pick a union branch; the Python model is the same class).
- */
-export function modelName(schema: z.ZodType): string | undefined {
-  const direct = MODEL_NAMES.get(schema) ?? classTitle(schema)
-  if (direct !== undefined || !(schema instanceof z.ZodObject)) return direct
-  for (const [candidate, name] of MODEL_NAMES) if (sameShape(candidate, schema)) return name
-  return undefined
-}
-
-/** A model built per profile (model/requests.ts) carries its class name as its zod `title`. */
-const classTitle = (schema: z.ZodType): string | undefined =>
-  schema instanceof z.ZodObject ? (z.globalRegistry.get(schema)?.title ?? undefined) : undefined
-
-function sameShape(a: z.ZodType, b: z.ZodType): boolean {
-  if (!(a instanceof z.ZodObject) || !(b instanceof z.ZodObject)) return false
-  const keys = Object.keys(a.shape)
-  return keys.length === Object.keys(b.shape).length && keys.every((key) => a.shape[key] === b.shape[key])
-}
-
-/** Python's `str.title()`: a cased letter is upper-cased after a non-letter, lower-cased after a letter. */
-export function pythonTitle(text: string): string {
-  let previousCased = false
-  let titled = ''
-  for (const char of text) {
-    const cased = char.toLowerCase() !== char.toUpperCase()
-    titled += cased ? (previousCased ? char.toLowerCase() : char.toUpperCase()) : char
-    previousCased = cased
-  }
-  return titled
 }
