@@ -11,4 +11,4 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
   list_policy_rules: listPolicyRules,
 }
 
-export { createControl, CONTROL_PREFIX, type ControlSettings } from './control.js'
+export { createControl, CONTROL_PREFIX } from './control.js'

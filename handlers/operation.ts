@@ -4,7 +4,7 @@ import type { World } from '../model/world.js'
 import type { QueryParams } from '../fastapi/query-string.js'
 
 /** Everything one operation needs to answer one request. */
-export interface OperationContext {
+interface OperationContext {
   request: Request
   /** Path parameters as the route matched them: percent-decoded, not yet validated. */
   params: Record<string, string>

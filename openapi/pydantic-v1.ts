@@ -23,7 +23,7 @@ import { componentSchemas, schemaKeyOrder, type SchemaModel } from './schema-key
  */
 
 /** The field order of FastAPI 0.92's `openapi.models.Schema`, and the fields it types `Optional[float]`. */
-export const SCHEMA_MODEL_V1: SchemaModel = {
+const SCHEMA_MODEL_V1: SchemaModel = {
   order: [
     '$ref',
     'title',

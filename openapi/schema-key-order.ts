@@ -97,7 +97,7 @@ export interface SchemaModel {
 }
 
 /** FastAPI ≥0.100's `Schema` (pydantic 2). */
-export const SCHEMA_MODEL: SchemaModel = { order: SCHEMA_KEY_ORDER }
+const SCHEMA_MODEL: SchemaModel = { order: SCHEMA_KEY_ORDER }
 
 /** Every component, sorted by name as FastAPI does, each in `Schema` key order. */
 export function componentSchemas(

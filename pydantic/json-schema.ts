@@ -156,7 +156,7 @@ export function fieldSchema(info: FieldInfo, registry: SchemaRegistry, mode: Mod
 }
 
 /** pydantic's `field_title_should_be_set`: models and enums (refs) get no field title. */
-export function titleShouldBeSet(inner: z.ZodType): boolean {
+function titleShouldBeSet(inner: z.ZodType): boolean {
   return !(inner instanceof z.ZodEnum || inner instanceof z.ZodObject)
 }
 

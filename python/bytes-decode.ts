@@ -8,7 +8,7 @@
  */
 
 /** The codecs `json.detect_encoding` can pick. */
-export type JsonEncoding =
+type JsonEncoding =
   | 'utf-8'
   | 'utf-8-sig'
   | 'utf-16'
@@ -22,7 +22,7 @@ export type JsonEncoding =
  * `json.detect_encoding` from `Lib/json/__init__.py`: a BOM first, then the positions of NUL
  * bytes among the first two or four bytes (JSON text starts with ASCII).
  */
-export function detectJsonEncoding(b: Uint8Array): JsonEncoding {
+function detectJsonEncoding(b: Uint8Array): JsonEncoding {
   if (startsWith(b, [0x00, 0x00, 0xfe, 0xff]) || startsWith(b, [0xff, 0xfe, 0x00, 0x00])) {
     return 'utf-32'
   }

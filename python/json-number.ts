@@ -19,7 +19,7 @@ const UPPER_E = 0x45
  * `sys.get_int_max_str_digits()` default (CPython 3.11.0+, 3.10.7+): converting a longer
  * decimal string to `int` raises `ValueError`, and `json.loads` lets it through.
  */
-export const INT_MAX_STR_DIGITS = 4300
+const INT_MAX_STR_DIGITS = 4300
 
 /** A number read from JSON text, and the index just after it. */
 export interface MatchedNumber {

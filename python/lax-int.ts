@@ -6,11 +6,11 @@ import { PyFloat, type PyValue } from './value.js'
  * v2.41.5; jiter's `NumberInt::from_bytes` for the strict parse).
  */
 
-export type LaxIntError = 'int_parsing' | 'int_parsing_size'
+type LaxIntError = 'int_parsing' | 'int_parsing_size'
 
 export type LaxIntResult = { ok: true; value: bigint } | { ok: false; type: LaxIntError }
 
-export type PythonIntError = 'int_type' | LaxIntError | 'int_from_float' | 'finite_number'
+type PythonIntError = 'int_type' | LaxIntError | 'int_from_float' | 'finite_number'
 
 export type PythonIntResult = { ok: true; value: number | bigint } | { ok: false; type: PythonIntError }
 
@@ -178,7 +178,7 @@ const I64_FLOAT_BOUND = 2 ** 63
  * floatAsInt(3) // { ok: true, value: 3 }
  * floatAsInt(3.5) // { ok: false, type: 'int_from_float' }
  */
-export function floatAsInt(value: number): PythonIntResult {
+function floatAsInt(value: number): PythonIntResult {
   if (!Number.isFinite(value)) {
     return { ok: false, type: 'finite_number' }
   }

@@ -15,4 +15,4 @@ export class PyDict extends Map<string, PyValue> {}
 
 export type PyValue = null | boolean | number | bigint | PyFloat | string | PyValue[] | PyDict
 
-export const isPyDict = (value: unknown): value is PyDict => value instanceof PyDict
+const isPyDict = (value: unknown): value is PyDict => value instanceof PyDict

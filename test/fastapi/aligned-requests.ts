@@ -10,7 +10,7 @@ export interface ServerSide {
   tokens: Record<TokenName, string>
 }
 
-export type TokenName = 'reader' | 'personaOnly' | 'admin' | 'noPermission' | 'expired' | 'badSignature'
+type TokenName = 'reader' | 'personaOnly' | 'admin' | 'noPermission' | 'expired' | 'badSignature'
 
 export interface AlignedRequest {
   name: string

@@ -12,14 +12,14 @@ import type { VerifyOptions } from '../../contract/index.js'
  */
 
 /** Debian's interpreter: the one python3-fastapi installs into (the `python3` on PATH may be another). */
-export const PYTHON = '/usr/bin/python3'
-export const INSTALL_COMMAND = 'apt-get install -y python3-fastapi python3-uvicorn python3-jwt'
+const PYTHON = '/usr/bin/python3'
+const INSTALL_COMMAND = 'apt-get install -y python3-fastapi python3-uvicorn python3-jwt'
 const APP_DIR = resolve(import.meta.dirname)
 const START_TIMEOUT_MS = 20_000
 const STOP_TIMEOUT_MS = 5_000
 
 /** The ids the app seeded, as its start-up line prints them. */
-export interface FastApiIds {
+interface FastApiIds {
   teams: { primary: string; other: string; empty: string }
   users: { reader: string; other_reader: string; admin: string; nobody: string }
   policies: { primary: string; small: string; other_team: string }
