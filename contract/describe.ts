@@ -1,4 +1,4 @@
-import type { ApiAnswer, ApiRequest } from './http-client.js'
+import type { ApiAnswer, ApiRequest } from './requests.js'
 
 /** How reports name requests and answers: never with a token (a credential is named by its role). */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import * as schemas from '../model/schemas.js'
-import { isJsonObject, type JsonSchema } from './json-schema.js'
+import { isJsonObject, type JsonSchema } from './schema-object.js'
 
 /** pydantic's `ValidationsMapping`: constraint → JSON Schema keyword, in the order pydantic writes them. */
 const NUMERIC_KEYWORDS = ['multipleOf', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum'] as const

@@ -8,13 +8,9 @@ import {
   withConstraints,
 } from './json-schema-scalars.js'
 import { modelName, pythonTitle, sameShape } from './model-names.js'
+import type { JsonSchema } from './schema-object.js'
 
-/** A JSON schema, as pydantic writes one. */
-export type JsonSchema = { [key: string]: unknown }
-
-export function isJsonObject(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+export { isJsonObject, type JsonSchema } from './schema-object.js'
 
 /**
  * The JSON Schema pydantic generates for the Python types the zod schemas stand for (models,
