@@ -24,7 +24,10 @@ interface FastApiIds {
   users: { reader: string; other_reader: string; admin: string; nobody: string }
   policies: { primary: string; small: string; other_team: string }
   dimensions: { primary: string; other: string }
-  counts: { personas: Record<'primary' | 'other' | 'empty', number>; rules: Record<'primary' | 'small' | 'other_team', number> }
+  counts: {
+    personas: Record<'primary' | 'other' | 'empty', number>
+    rules: Record<'primary' | 'small' | 'other_team', number>
+  }
 }
 
 export interface StartFastApiOptions {
@@ -111,10 +114,30 @@ async function startOnce(options: StartFastApiOptions, port: number): Promise<Ru
   const variants = [...(options.variants ?? [])]
   const child = spawn(
     PYTHON,
-    ['-m', 'uvicorn', 'app:app', '--app-dir', APP_DIR, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warning', '--no-access-log'],
+    [
+      '-m',
+      'uvicorn',
+      'app:app',
+      '--app-dir',
+      APP_DIR,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--log-level',
+      'warning',
+      '--no-access-log',
+    ],
     {
       // A clean environment: no PYTHONPATH/PYTHONHOME of another interpreter, no bytecode in the tree.
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C.UTF-8', JWT_SECRET: secret, VARIANTS: variants.join(','), PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        LANG: 'C.UTF-8',
+        JWT_SECRET: secret,
+        VARIANTS: variants.join(','),
+        PYTHONDONTWRITEBYTECODE: '1',
+        PYTHONUNBUFFERED: '1',
+      },
       cwd: APP_DIR,
       detached: true, // its own process group, so stop() reaches every process it starts
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -137,11 +160,21 @@ async function startOnce(options: StartFastApiOptions, port: number): Promise<Ru
   try {
     const line = await withTimeout(startupLine(child, exited), 'the start-up line with the seeded ids')
     await withTimeout(firstAnswer(url, exited), `a first HTTP answer from ${url}`)
-    return { url, ids: line.ids, variants: line.variants, knownVariants: line.known, secret, stderr: () => stderr, stop }
+    return {
+      url,
+      ids: line.ids,
+      variants: line.variants,
+      knownVariants: line.known,
+      secret,
+      stderr: () => stderr,
+      stop,
+    }
   } catch (error) {
     await stop()
     if (/address already in use|Errno 98/i.test(stderr)) throw new PortTakenError(stderr)
-    throw new Error(`the reference FastAPI app did not start (${(error as Error).message}); uvicorn's stderr:\n${stderr.trim() || '(empty)'}`)
+    throw new Error(
+      `the reference FastAPI app did not start (${(error as Error).message}); uvicorn's stderr:\n${stderr.trim() || '(empty)'}`,
+    )
   }
 
   async function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
@@ -170,13 +203,19 @@ async function startupLine(child: ChildProcess, exited: Promise<void>): Promise<
     lines.on('line', (line) => {
       try {
         const parsed = JSON.parse(line) as Partial<StartupLine>
-        if (parsed.ids && Array.isArray(parsed.variants) && Array.isArray(parsed.known)) resolveLine({ ids: parsed.ids, variants: parsed.variants, known: parsed.known })
+        if (parsed.ids && Array.isArray(parsed.variants) && Array.isArray(parsed.known))
+          resolveLine({ ids: parsed.ids, variants: parsed.variants, known: parsed.known })
       } catch {
         // another line
       }
     })
   })
-  return Promise.race([found, exited.then(() => Promise.reject(new Error(`uvicorn exited with ${child.exitCode ?? child.signalCode} before printing the ids`)))])
+  return Promise.race([
+    found,
+    exited.then(() =>
+      Promise.reject(new Error(`uvicorn exited with ${child.exitCode ?? child.signalCode} before printing the ids`)),
+    ),
+  ])
 }
 
 /** Polls until the server answers anything over HTTP (FastAPI's 404 for `/` counts). */
@@ -218,7 +257,11 @@ export async function fastApiTokens(server: RunningFastApi): Promise<FastApiToke
 }
 
 /** Everything verify can be given about the app: its seeded ids and tokens, writes allowed. */
-export function verifyOptionsFor(server: RunningFastApi, tokens: FastApiTokens, extra: Partial<VerifyOptions> = {}): VerifyOptions {
+export function verifyOptionsFor(
+  server: RunningFastApi,
+  tokens: FastApiTokens,
+  extra: Partial<VerifyOptions> = {},
+): VerifyOptions {
   return {
     baseUrl: server.url,
     token: tokens.reader,
