@@ -8,15 +8,7 @@
  */
 
 /** The codecs `json.detect_encoding` can pick. */
-type JsonEncoding =
-  | 'utf-8'
-  | 'utf-8-sig'
-  | 'utf-16'
-  | 'utf-16-le'
-  | 'utf-16-be'
-  | 'utf-32'
-  | 'utf-32-le'
-  | 'utf-32-be'
+type JsonEncoding = 'utf-8' | 'utf-8-sig' | 'utf-16' | 'utf-16-le' | 'utf-16-be' | 'utf-32' | 'utf-32-le' | 'utf-32-be'
 
 /**
  * `json.detect_encoding` from `Lib/json/__init__.py`: a BOM first, then the positions of NUL

@@ -15,4 +15,3 @@ export class PyDict extends Map<string, PyValue> {}
 
 export type PyValue = null | boolean | number | bigint | PyFloat | string | PyValue[] | PyDict
 
-const isPyDict = (value: unknown): value is PyDict => value instanceof PyDict
