@@ -14,4 +14,3 @@ export class PyFloat {
 export class PyDict extends Map<string, PyValue> {}
 
 export type PyValue = null | boolean | number | bigint | PyFloat | string | PyValue[] | PyDict
-
