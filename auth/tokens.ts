@@ -145,7 +145,7 @@ function base64UrlDecode(input: Uint8Array): Uint8Array<ArrayBuffer> | undefined
 }
 
 /** How many distinct valid tokens a verifier remembers. */
-export const TOKEN_CACHE_SIZE = 1000
+const TOKEN_CACHE_SIZE = 1000
 /** Longer valid tokens are checked on every use, so the remembered ones hold at most ~8 MB. */
 const CACHED_TOKEN_LENGTH = 8192
 
