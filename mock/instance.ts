@@ -13,6 +13,13 @@ export interface InstanceOptions extends WorldOptions {
   journalSize?: number
 }
 
+/** A world with its fixtures and options: what a reset or an import replaces, and what undoing it brings back. */
+export interface Generation {
+  world: World
+  fixtures: Fixtures
+  options: Required<WorldOptions>
+}
+
 /**
  * One mock backend: a world, the fixtures for it, its faults and its request journal.
  * A reset or an import builds the new world completely before swapping it in, so a
@@ -25,6 +32,7 @@ export class MockInstance {
   #fixtures: Fixtures
   #options: Required<WorldOptions>
   #generation = 0
+  readonly #swapListeners: Array<(previous: Generation) => void> = []
 
   private constructor(
     world: World,
@@ -102,11 +110,23 @@ export class MockInstance {
     await this.#swap(world, { seed: state.seed, personasPerTeam: state.personasPerTeam })
   }
 
+  /** Calls `listener` right after every reset or import, with what it replaced (a persistence logs or undoes it). */
+  onSwap(listener: (previous: Generation) => void): void {
+    this.#swapListeners.push(listener)
+  }
+
+  /** Brings back a generation a reset or an import replaced (a persistence undoing a change it could not keep). */
+  restore(previous: Generation): void {
+    this.#world = previous.world
+    this.#fixtures = previous.fixtures
+    this.#options = previous.options
+    this.#generation++
+  }
+
   async #swap(world: World, options: Required<WorldOptions>): Promise<void> {
     const fixtures = await buildFixtures(world, this.settings.jwtSecret ?? DEVELOPMENT_JWT_SECRET)
-    this.#world = world
-    this.#fixtures = fixtures
-    this.#options = options
-    this.#generation++
+    const previous: Generation = { world: this.#world, fixtures: this.#fixtures, options: this.#options }
+    this.restore({ world, fixtures, options })
+    for (const listener of this.#swapListeners) listener(previous)
   }
 }

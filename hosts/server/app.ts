@@ -42,7 +42,12 @@ export interface MockApp {
   use(...handlers: RequestHandler[]): void
   /** Drops the handlers added with `use`. */
   resetHandlers(): void
-  /** Called after every answer of the handlers (only they change state): where persistence hooks in. */
+  /**
+   * Called in turn with every answer of the handlers before it is sent; each may replace it. Where
+   * persistence makes an answer wait until its change is on disk (only the handlers change state).
+   */
+  beforeSend: Array<(response: Response, request: Request) => Response | Promise<Response>>
+  /** Called after every answer of the handlers has been written. */
   afterResponse: Array<() => void>
 }
 
@@ -73,6 +78,7 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
   })
   const mockHandlers = handlersOf(core)
   let overrides: RequestHandler[] = []
+  const beforeSend: MockApp['beforeSend'] = []
   const afterResponse: Array<() => void> = []
   const app = express()
   app.disable('x-powered-by')
@@ -84,6 +90,10 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
   app.use(
     mockMiddleware({
       handlers: () => (overrides.length ? [...overrides, ...mockHandlers] : mockHandlers),
+      beforeSend: (response, request) =>
+        beforeSend.length > 1
+          ? settle(beforeSend, response, request)
+          : (beforeSend[0]?.(response, request) ?? response),
       afterResponse: () => {
         for (const hook of afterResponse) hook()
       },
@@ -102,8 +112,14 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
     profile: core.settings.profile,
     use: (...handlers) => void (overrides = [...handlers, ...overrides]),
     resetHandlers: () => void (overrides = []),
+    beforeSend,
     afterResponse,
   }
+}
+
+async function settle(hooks: MockApp['beforeSend'], response: Response, request: Request): Promise<Response> {
+  for (const hook of hooks) response = await hook(response, request)
+  return response
 }
 
 /** What every handler passed through: FastAPI's 404, as for any path it does not know. */

@@ -52,7 +52,10 @@ const program = new Command('agent-console-mock')
   .option('--personas <count>', 'personas per team', integer('--personas', 0, MAX_PERSONAS_PER_TEAM), 60)
   .option('--profile <file>', 'JSON file of profile settings (see README), e.g. as written by verify')
   .option('--delay <ms>', 'milliseconds added before every API answer', integer('--delay', 0, 60_000), 0)
-  .option('--state-file <file>', 'keep the world in this file: loaded at start, written after every change')
+  .option(
+    '--state-file <file>',
+    'keep the world in this file (and <file>.log): loaded at start; every change on disk before it is answered',
+  )
   .option(
     '--max-body-bytes <bytes>',
     'larger request bodies answer 413',
@@ -121,7 +124,13 @@ const program = new Command('agent-console-mock')
     )
     const stop = async (signal: string) => {
       console.log(`\n${signal}: stopping`)
-      await running.close()
+      try {
+        await running.close()
+      } catch (error) {
+        // Changes were refused during the run: whoever started the server must see it failed.
+        console.error(`agent-console-mock: ${(error as Error).message}`)
+        process.exit(1)
+      }
       process.exit(0)
     }
     process.once('SIGINT', () => void stop('SIGINT'))

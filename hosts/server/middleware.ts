@@ -7,6 +7,11 @@ import { toFetchRequest } from './node-request.js'
 export interface MiddlewareOptions {
   /** The msw handlers to answer with, read on every request (so overrides apply at once). */
   handlers: () => readonly RequestHandler[]
+  /**
+   * Called with every answer the handlers gave, before it is sent; what it returns is sent instead
+   * (persistence waits here until the answer's change is on disk, or answers 503 when it cannot be).
+   */
+  beforeSend?: (response: Response, request: Request) => Response | Promise<Response>
   /** Called after every answer the handlers gave has been written. */
   afterResponse?: () => void
   /** Called with every exception a handler throws (the client gets Starlette's 500). */
@@ -21,11 +26,12 @@ export interface MiddlewareOptions {
  * closes the connection.
  * @example app.use(mockMiddleware({ handlers: () => createHandlers({ instance, claim: 'all' }) }))
  */
-export function mockMiddleware({ handlers, afterResponse, onError }: MiddlewareOptions) {
+export function mockMiddleware({ handlers, beforeSend, afterResponse, onError }: MiddlewareOptions) {
   return async (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): Promise<void> => {
     let response: Response | undefined
+    let request: Request | undefined
     try {
-      const request = toFetchRequest(req)
+      request = toFetchRequest(req)
       answerBytesOnly(request)
       response = await getResponse([...handlers()], request, { baseUrl: new URL(request.url).origin })
     } catch (error) {
@@ -34,6 +40,15 @@ export function mockMiddleware({ handlers, afterResponse, onError }: MiddlewareO
     }
     if (!response || isPassthrough(response)) return next()
     if (response.type === 'error') return void res.destroy()
+    if (beforeSend && request) {
+      try {
+        const replaced = beforeSend(response, request)
+        response = replaced instanceof Promise ? await replaced : replaced
+      } catch (error) {
+        onError?.(error, req)
+        response = internalServerError()
+      }
+    }
     // A body left unread (refused as too large) would hold up the next request on this connection.
     if (!req.complete) res.setHeader('connection', 'close')
     await send(res, response, req.method)

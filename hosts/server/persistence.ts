@@ -1,123 +1,96 @@
-import { constants } from 'node:fs'
-import { access, open, readdir, readFile, rename, rm } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
 import type { MockInstance } from '../../mock/instance.js'
-import { StateError } from '../../mock/state.js'
+import { StateLock } from './lock.js'
+import { watchChanges } from './persistence-changes.js'
+import { checkWritable, loadState, writableAdvice } from './persistence-load.js'
+import { removeStaleTemporaries } from './persistence-snapshot.js'
+import { StateWriter } from './persistence-writer.js'
 
 /**
- * Keeps a mock instance's world in a state file: loaded at start, written after every
- * change. A write goes to a temporary file that is flushed to disk and then renamed over
- * the state file, so a kill at any moment leaves the previous or the new state, never a
- * torn one. Writes never overlap; changes made during a write are written right after it.
+ * Keeps a mock instance's world in a state file, so that an acknowledged change is on disk.
+ * The state file is a snapshot (the format of `GET /__mock/state`); `<file>.log` holds the
+ * changes made since, one line each, flushed to disk before the change is answered (see
+ * {@link StateWriter}); `<file>.lock` keeps a second server off the file. At start the snapshot
+ * is loaded and the log replayed (a flush a kill cut short is dropped: it was never answered).
  */
 export class StatePersistence {
-  #saved = ''
-  #writing: Promise<void> | undefined
-  #again = false
+  readonly logPath: string
+  #lock: StateLock | undefined
+  #writer: StateWriter
+  #closed = false
 
   constructor(
     readonly path: string,
     private readonly instance: MockInstance,
-    private readonly onError: (error: unknown) => void = (error) => console.error(error),
-  ) {}
+    private readonly onError: (message: string, error: unknown) => void = (message, error) =>
+      console.error(message, error),
+  ) {
+    this.logPath = `${path}.log`
+    this.#writer = new StateWriter(path, this.logPath, instance, onError)
+  }
+
+  /** Changes that could not be written during this run: undone, and answered 503. */
+  get refused(): number {
+    return this.#writer.refused
+  }
 
   /**
-   * Loads the state file into the instance when there is one.
-   * @returns whether a state was loaded (false: no file yet, the seeded world stays).
-   * @throws Error naming the file and what is wrong; the file is left as it is.
+   * Takes the lock, loads the snapshot, replays the log and compacts what was replayed.
+   * @returns whether a state was loaded (false: no file yet, the seeded world stays)
+   * @throws Error naming the file and what is wrong (or which process holds it); files left as they are
    */
   async load(): Promise<boolean> {
-    await this.#removeStaleTemporaries()
-    let text: string
-    try {
-      text = await readFile(this.path, 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw new Error(`${this.path} cannot be read as a state file: ${(error as Error).message}`)
-      // No state yet: the first change creates the file, so its folder must be there to take it.
-      await access(dirname(this.path), constants.W_OK).catch((cause: Error) => {
-        throw new Error(`${this.path} cannot be written: ${cause.message}`)
-      })
-      // The seeded world is not a change: reads alone never write the file.
-      this.#saved = this.instance.stateVersion
-      return false
-    }
-    try {
-      await this.instance.importState(text)
-    } catch (error) {
-      if (!(error instanceof StateError)) throw error
-      throw new Error(
-        `${this.path} is not a usable state file: ${error.message}. It was left untouched: fix it, remove it, or pass another --state-file.`,
-      )
-    }
-    this.#saved = this.instance.stateVersion
-    return true
-  }
-
-  /** Writes the state if it changed since the last write. */
-  save(): Promise<void> {
-    if (this.instance.stateVersion === this.#saved) return this.#writing ?? Promise.resolve()
-    if (this.#writing) {
-      this.#again = true
-      return this.#writing
-    }
-    this.#writing = this.#write().finally(() => {
-      this.#writing = undefined
-      if (this.#again) {
-        this.#again = false
-        void this.save()
-      }
+    await checkWritable(this.path, this.logPath)
+    this.#lock = await StateLock.acquire(`${this.path}.lock`, this.path).catch((error: NodeJS.ErrnoException) => {
+      if (!error.code) throw error
+      throw new Error(`${this.path} cannot be written: ${error.message}. ${writableAdvice(error.code)}`)
     })
-    return this.#writing
-  }
-
-  /** Waits for the writes under way (and the one they asked for). */
-  async flush(): Promise<void> {
-    while (this.#writing) await this.#writing
-    await this.save()
+    try {
+      await removeStaleTemporaries(this.path)
+      const loaded = await loadState(this.path, this.logPath, this.instance)
+      if (loaded.torn) this.onError(`${this.logPath}: dropped ${loaded.torn} line(s) of a write cut short`, '')
+      await this.#writer.start(loaded.snapshot, loaded.log, !!loaded.snapshot && loaded.replayed + loaded.torn > 0)
+      watchChanges(this.instance, (change) => this.#closed || this.#writer.changed(change))
+      return loaded.snapshot !== undefined
+    } catch (error) {
+      await this.#release()
+      throw error
+    }
   }
 
   /**
-   * Removes the temporary files of writes a killed process never finished (`<file>.<pid>.tmp`
-   * of a process that is gone), which would otherwise pile up, one per kill.
+   * What an answer must wait for before it is sent: every change made so far on disk. Undefined
+   * when they already are; rejects when they could not be written (they were undone).
    */
-  async #removeStaleTemporaries(): Promise<void> {
-    const prefix = `${basename(this.path)}.`
-    const names = await readdir(dirname(this.path)).catch(() => [] as string[])
-    for (const name of names) {
-      const pid =
-        name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -'.tmp'.length)) : NaN
-      if (Number.isInteger(pid) && pid > 0 && !isRunning(pid)) await rm(join(dirname(this.path), name), { force: true })
-    }
+  commit(): Promise<void> | undefined {
+    return this.#writer.commit()
   }
 
-  async #write(): Promise<void> {
-    const version = this.instance.stateVersion
-    const temporary = `${this.path}.${process.pid}.tmp`
-    try {
-      const file = await open(temporary, 'w')
-      try {
-        await file.writeFile(this.instance.exportState())
-        await file.sync()
-      } finally {
-        await file.close()
-      }
-      await rename(temporary, this.path)
-      this.#saved = version
-    } catch (error) {
-      await rm(temporary, { force: true })
-      this.onError(error)
-    }
+  /** Writes the whole state into the state file now and empties the log: the file alone then holds everything. */
+  flush(): Promise<void> {
+    return this.#writer.snapshot()
   }
-}
 
-/** Whether a process of this id exists (signal 0 only checks). */
-function isRunning(pid: number): boolean {
-  if (pid === process.pid) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  /**
+   * Writes a last snapshot (when anything changed; the log already holds every answered change)
+   * and gives up the file.
+   * @throws Error when changes could not be kept during the run: they were undone and refused
+   */
+  async close(): Promise<void> {
+    if (!this.#closed && this.#writer.changedSinceSnapshot)
+      await this.flush().catch((error) => this.onError(`Could not compact ${this.logPath} into ${this.path}:`, error))
+    this.#closed = true
+    await this.#release()
+    if (this.refused === 0) return
+    throw new Error(
+      `${this.refused} change(s) could not be written to ${this.path} during this run ` +
+        `(the last: ${(this.#writer.lastFailure as Error)?.message}): they were undone and answered 503. ` +
+        'Every change answered 2xx is kept.',
+    )
+  }
+
+  async #release(): Promise<void> {
+    await this.#writer.close()
+    await this.#lock?.release()
+    this.#lock = undefined
   }
 }

@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net'
 import { createMockApp, type AppOptions, type MockApp } from './app.js'
 import { controlTokenFor, ownHostNames } from './exposure.js'
 import { StatePersistence } from './persistence.js'
+import { durableAnswers } from './persistence-answers.js'
 
 export interface ServerOptions extends AppOptions {
   /** @default 4010 */
   port?: number
   /** Only loopback unless told otherwise. @default '127.0.0.1' */
   host?: string
-  /** Keep the default world in this file: loaded at start, written after every change. */
+  /** Keep the default world in this file: loaded at start; every change on disk before it is answered. */
   stateFile?: string
   /** Accept the public development JWT secret on a server bound beyond loopback. @default false */
   insecureDevSecret?: boolean
@@ -22,7 +23,10 @@ export interface RunningServer extends MockApp {
   persistence?: StatePersistence
   /** The `X-Mock-Control-Token` the control API demands (a server bound beyond loopback), if any. */
   controlToken?: string
-  /** Stops accepting requests, finishes the state writes, closes connections. */
+  /**
+   * Stops accepting requests, closes connections, writes the state file a last time.
+   * @throws Error when changes could not be written to the state file during the run (they were refused)
+   */
   close(): Promise<void>
 }
 
@@ -39,15 +43,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const allowedHosts = [...(options.allowedHosts ?? []), ...ownHostNames(host)]
   const mock = await createMockApp({ ...options, controlToken, allowedHosts })
   const persistence = options.stateFile
-    ? new StatePersistence(options.stateFile, mock.sessions.primary, (error) =>
-        (options.logger ?? console).error('Could not write the state file:', error),
+    ? new StatePersistence(options.stateFile, mock.sessions.primary, (message, error) =>
+        (options.logger ?? console).error(message, error),
       )
     : undefined
   if (persistence) {
     await persistence.load()
-    mock.afterResponse.push(() => void persistence.save())
+    mock.beforeSend.push(durableAnswers(persistence))
   }
-  const server = await listen(mock, options.port ?? DEFAULT_PORT, host)
+  const server = await listen(mock, options.port ?? DEFAULT_PORT, host).catch(async (error) => {
+    await persistence?.close().catch(() => undefined)
+    throw error
+  })
   const { address, port } = server.address() as AddressInfo
   const urlHost = address.includes(':') ? `[${address}]` : address
   return {
@@ -61,7 +68,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.close(() => resolve())
         server.closeAllConnections()
       })
-      await persistence?.flush()
+      await persistence?.close()
     },
   }
 }

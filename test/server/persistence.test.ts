@@ -1,11 +1,37 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
+import type { RunningServer } from 'agent-console-mock/server'
 import { http, startTestServer } from '../support/server.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'acm-state-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+const bulkAdd = (running: RunningServer, values: string[]) =>
+  http(running)(`/v1/demographics/${running.sessions.primary.fixtures.dimensions[0]!.id}/values/bulk`, {
+    method: 'POST',
+    token: running.sessions.primary.fixtures.tokens.super_admin,
+    json: { values: values.map((value) => ({ value })) },
+  })
+const valuesOf = (running: RunningServer) => new Set(running.sessions.primary.world.values.all().map((v) => v.value))
+
+/** The state file and its log as they are on disk now, copied as a kill would leave them (the server goes on). */
+function copyAsKilled(stateFile: string, name: string): string {
+  mkdirSync(join(folder, name))
+  const copy = join(folder, name, 'state.json')
+  for (const suffix of ['', '.log']) if (existsSync(stateFile + suffix)) copyFileSync(stateFile + suffix, copy + suffix)
+  return copy
+}
 
 it('keeps the world in the state file across a restart', async () => {
   const stateFile = join(folder, 'world.json')
@@ -44,7 +70,7 @@ it('refuses a corrupt or foreign state file with a clear error, and leaves it un
   }
 })
 
-it('starts from the seeded world when the state file does not exist yet, and writes it at the first change only', async () => {
+it('starts from the seeded world without a state file, and writes it at the first change only', async () => {
   const stateFile = join(folder, 'new.json')
   const reader = await startTestServer({ seed: 16, stateFile })
   try {
@@ -56,17 +82,72 @@ it('starts from the seeded world when the state file does not exist yet, and wri
     await reader.close()
   }
   expect(existsSync(stateFile), 'reads and a clean stop leave no file').toBe(false)
+  expect(existsSync(`${stateFile}.lock`), 'a clean stop gives the lock up').toBe(false)
 
   const writer = await startTestServer({ seed: 16, stateFile })
-  const dimension = writer.sessions.primary.fixtures.dimensions[0]!.id
-  const added = await http(writer)(`/v1/demographics/${dimension}/values/bulk`, {
-    method: 'POST',
-    token: writer.sessions.primary.fixtures.tokens.super_admin,
-    json: { values: [{ value: 'first change' }] },
-  })
-  expect(added.status).toBe(201)
+  expect((await bulkAdd(writer, ['first change'])).status).toBe(201)
+  expect(existsSync(stateFile), 'the first change is answered once the state file holds it').toBe(true)
   await writer.close()
   expect(
     JSON.parse(readFileSync(stateFile, 'utf8')).world.values.some((v: { value: string }) => v.value === 'first change'),
   ).toBe(true)
+})
+
+it('answers a change only once it is on disk: the files as they are right after each answer hold it', async () => {
+  const stateFile = join(folder, 'acknowledged.json')
+  const running = await startTestServer({ seed: 17, personasPerTeam: 2, stateFile })
+  try {
+    const copies: Array<[string, string[]]> = []
+    for (let round = 0; round < 4; round++) {
+      // Sequential answers, then 20 at once (they share flushes): each answer is checked against the disk.
+      const batches = round < 2 ? [[`one-${round}`]] : Array.from({ length: 20 }, (_, i) => [`r${round}-${i}`])
+      const answers = await Promise.all(batches.map((values) => bulkAdd(running, values)))
+      expect(answers.map((answer) => answer.status)).toEqual(batches.map(() => 201))
+      copies.push([copyAsKilled(stateFile, `acknowledged-${round}`), batches.flat()])
+    }
+    for (const [copy, values] of copies) {
+      const restarted = await startTestServer({ stateFile: copy })
+      const present = valuesOf(restarted)
+      await restarted.close()
+      expect(values.filter((value) => !present.has(value))).toEqual([])
+    }
+  } finally {
+    await running.close()
+  }
+})
+
+it('writes a reset or an import as a whole snapshot, and compacts a long log into one', async () => {
+  const stateFile = join(folder, 'compacted.json')
+  const running = await startTestServer({ seed: 18, personasPerTeam: 2, stateFile })
+  const logSize = () => statSync(`${stateFile}.log`).size
+  try {
+    expect((await bulkAdd(running, ['before the reset'])).status).toBe(201)
+    expect((await http(running)('/__mock/reset', { method: 'POST', body: '{"seed": 19}' })).status).toBe(200)
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).seed, 'the reset is in the state file').toBe(19)
+    const empty = logSize()
+    expect((await bulkAdd(running, ['after the reset'])).status).toBe(201)
+    expect(logSize(), 'a bulk add goes to the log').toBeGreaterThan(empty)
+    const exported = await http(running)('/__mock/state')
+    expect((await http(running)('/__mock/state', { method: 'PUT', body: exported.text })).status).toBe(200)
+    expect(logSize(), 'an import is a snapshot: the log starts over').toBe(empty)
+    // 1,000 values of ~400 bytes a request: past 1 MiB (and the small snapshot) after three.
+    const snapshot = statSync(stateFile).mtimeMs
+    const sizes = [logSize()]
+    for (let n = 0; n < 5; n++) {
+      const values = Array.from({ length: 1000 }, (_, i) => `bulk-${n}-${i}-${'x'.repeat(100)}`)
+      expect((await bulkAdd(running, values)).status).toBe(201)
+      sizes.push(logSize())
+    }
+    expect(statSync(stateFile).mtimeMs, 'a compaction wrote a new snapshot').not.toBe(snapshot)
+    expect(
+      sizes.some((size, n) => size < sizes[n - 1]!),
+      `and emptied the log (sizes ${sizes})`,
+    ).toBe(true)
+    const copy = copyAsKilled(stateFile, 'compacted')
+    const restarted = await startTestServer({ stateFile: copy })
+    expect(valuesOf(restarted)).toEqual(valuesOf(running))
+    await restarted.close()
+  } finally {
+    await running.close()
+  }
 })

@@ -88,11 +88,16 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<C
   })
 }
 
-/** Runs the CLI to its end (for options it refuses); its exit code and output. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+/** Runs the CLI to its end (for options it refuses), as another user if `as` says so; its exit code and output. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  as: { uid?: number; gid?: number } = {},
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...as,
   })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))

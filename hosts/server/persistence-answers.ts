@@ -1,0 +1,46 @@
+import { httpError } from '../../fastapi/responses.js'
+import { HEADER_OR_COOKIE_SESSIONS } from '../../mock/sessions.js'
+import type { StatePersistence } from './persistence.js'
+
+/** What a client can do about a write that failed, by its error code. */
+const ADVICE: Record<string, string> = {
+  ENOSPC: 'Free space on its disk, then send the request again.',
+  EDQUOT: 'Free space on its disk (a quota is reached), then send the request again.',
+  EROFS: 'Its file system turned read-only: make it writable (or restart the mock on another --state-file).',
+  EACCES: 'Make the file and its folder writable, then send the request again.',
+  EPERM: 'Make the file and its folder writable, then send the request again.',
+}
+
+/**
+ * The server's last step before an answer of the default world is sent: it waits until every
+ * change the answer may show is on disk. When they could not be written (they were undone), a
+ * successful answer becomes 503 saying what failed and what to do; an error answer changed
+ * nothing and is sent as it is. Session worlds are not persisted: their answers never wait.
+ */
+export function durableAnswers(persistence: StatePersistence) {
+  return (response: Response, request: Request): Response | Promise<Response> => {
+    const written = persistence.commit()
+    if (!written || !onDefaultWorld(request)) return response
+    return written.then(
+      () => response,
+      (error: NodeJS.ErrnoException) => (response.status < 300 ? refusal(persistence, error, response) : response),
+    )
+  }
+}
+
+function onDefaultWorld(request: Request): boolean {
+  const key = HEADER_OR_COOKIE_SESSIONS.keyOf(request)
+  return 'key' in key && key.key === undefined
+}
+
+/** 503 `{"detail": ...}`, with the CORS headers the answer had (so a page can read why). */
+function refusal(persistence: StatePersistence, error: NodeJS.ErrnoException, response: Response): Response {
+  const advice = ADVICE[error.code ?? ''] ?? 'Check the disk it is on, then send the request again.'
+  const detail =
+    `The change could not be written to the state file ${persistence.path} (${error.message}), ` +
+    `so it was undone and is not kept. ${advice}`
+  const headers: Record<string, string> = {}
+  for (const [name, value] of response.headers)
+    if (name.startsWith('access-control-') || name === 'vary') headers[name] = value
+  return httpError(503, detail, headers)
+}

@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { RunningServer } from 'agent-console-mock/server'
+import { http, loggedErrors, startTestServer } from '../support/server.js'
+
+const folder = mkdtempSync(join(tmpdir(), 'acm-reliability-log-'))
+const stateFile = join(folder, 'live', 'state.json')
+let running: RunningServer
+/** The state file and its log as a kill -9 left them after five bulk adds (one line each), copied per test. */
+let snapshot: string
+let log: string
+
+beforeAll(async () => {
+  mkdirSync(join(folder, 'live'))
+  running = await startTestServer({ seed: 21, personasPerTeam: 2, stateFile })
+  for (const name of ['snapshot', 'one', 'two', 'three', 'four', 'five']) await add(running, name)
+  snapshot = readFileSync(stateFile, 'utf8')
+  log = readFileSync(`${stateFile}.log`, 'utf8')
+})
+afterAll(async () => {
+  await running.close()
+  rmSync(folder, { recursive: true, force: true })
+})
+
+async function add(server: RunningServer, value: string) {
+  const { fixtures } = server.sessions.primary
+  const answer = await http(server)(`/v1/demographics/${fixtures.dimensions[0]!.id}/values/bulk`, {
+    method: 'POST',
+    token: fixtures.tokens.super_admin,
+    json: { values: [{ value }] },
+  })
+  expect(answer.status).toBe(201)
+}
+
+/** Writes a state file and a log into a folder of their own. */
+function files(name: string, state: string | undefined, logText: string): string {
+  mkdirSync(join(folder, name))
+  const path = join(folder, name, 'state.json')
+  if (state !== undefined) writeFileSync(path, state)
+  writeFileSync(`${path}.log`, logText)
+  return path
+}
+
+/** A log line as the server writes it: `<sha256/16> <flush> <json>`. */
+const line = (flush: number, json: string) =>
+  `${createHash('sha256').update(`${flush} ${json}`).digest('hex').slice(0, 16)} ${flush} ${json}\n`
+
+async function valuesAfterStart(path: string): Promise<string[]> {
+  const server = await startTestServer({ stateFile: path })
+  const values = server.sessions.primary.world.values.all().map((v) => v.value)
+  await server.close()
+  return ['snapshot', 'one', 'two', 'three', 'four', 'five'].filter((name) => values.includes(name))
+}
+
+it('replays the log over the snapshot, and drops the last flush when a kill cut it short', async () => {
+  expect(await valuesAfterStart(files('whole', snapshot, log))).toEqual([
+    'snapshot',
+    'one',
+    'two',
+    'three',
+    'four',
+    'five',
+  ])
+  for (const cut of [1, 20, 60]) {
+    const path = files(`cut-${cut}`, snapshot, log.slice(0, log.length - cut))
+    loggedErrors.length = 0
+    expect(await valuesAfterStart(path), `the last ${cut} bytes cut`).toEqual([
+      'snapshot',
+      'one',
+      'two',
+      'three',
+      'four',
+    ])
+    expect(loggedErrors.join(), 'the drop is reported').toContain('dropped 1 line(s) of a write cut short')
+    expect(
+      readFileSync(`${path}.log`, 'utf8').split('\n'),
+      'compacted at start: the log holds its header',
+    ).toHaveLength(2)
+  }
+  const zeros = files('zeros', snapshot, `${log}${'\0'.repeat(300)}`)
+  expect(await valuesAfterStart(zeros), 'a tail of zeros (space given, never written)').toHaveLength(6)
+})
+
+it('refuses a log damaged before its last flush, and leaves both files as they were', async () => {
+  const lines = log.split('\n')
+  lines[2] = lines[2]!.replace('"two"', '"tw0"')
+  const path = files('damaged', snapshot, lines.join('\n'))
+  await expect(startTestServer({ stateFile: path })).rejects.toThrow(
+    `${path}.log is damaged: line 3 is damaged, and line 4 was written after it. It was left untouched`,
+  )
+  expect(readFileSync(`${path}.log`, 'utf8')).toBe(lines.join('\n'))
+  expect(readFileSync(path, 'utf8')).toBe(snapshot)
+})
+
+it('refuses a log that follows another state file, or none; ignores one a finished compaction left', async () => {
+  const other = files('other', snapshot.replace('"seed":21', '"seed":22'), log)
+  await expect(startTestServer({ stateFile: other })).rejects.toThrow(
+    `${other}.log holds 5 changes made after another version of ${other}, not this one. Both were left untouched`,
+  )
+  const orphan = files('orphan', undefined, log)
+  await expect(startTestServer({ stateFile: orphan })).rejects.toThrow(
+    `${orphan}.log holds 5 changes, but ${orphan}, the state they follow, is missing.`,
+  )
+  // A kill between a compaction's rename and the log's new start: the log names the new snapshot.
+  await running.persistence!.flush()
+  const compacted = readFileSync(stateFile, 'utf8')
+  const base = createHash('sha256').update(compacted).digest('hex').slice(0, 16)
+  const path = files('compacted', compacted, log + line(6, JSON.stringify({ checkpoint: base })))
+  expect(await valuesAfterStart(path), 'its changes are in the snapshot, none twice').toHaveLength(6)
+  const server = await startTestServer({ stateFile: path })
+  expect(server.sessions.primary.world.values.all().filter((v) => v.value === 'five')).toHaveLength(1)
+  await server.close()
+})
