@@ -18,6 +18,7 @@ import autocannon from 'autocannon'
 import { http } from 'msw'
 import { setupServer } from 'msw/node'
 import { createMockServer } from '../dist/hosts/node/index.js'
+import { measureStateFile, stateFileTable } from './state-file.mjs'
 
 const quick = process.argv.includes('--quick')
 const sizesArgument = process.argv[process.argv.indexOf('--sizes') + 1]
@@ -247,6 +248,8 @@ for (const size of SIZES) {
   sizes.push(await measureSize(size))
 }
 const inProcess = await measureInProcess(10_000)
+console.error('measuring bulk adds with --state-file...')
+const stateFile = await measureStateFile({ rounds: ROUNDS, seconds: SECONDS })
 
 const personaRow = (size) => sizes.find((s) => s.size === size)?.rows[0]
 const at10k = personaRow(10_000)
@@ -287,6 +290,11 @@ const targets = [
     inProcess.mock / inProcess.anchor >= 0.9,
     `${percent(inProcess.mock, inProcess.anchor)} (${inProcess.mock} vs ${inProcess.anchor} req/s)`,
   ],
+  [
+    'bulk add with --state-file: >= 50% of in memory',
+    stateFile.stateFile.rps / stateFile.memory.rps >= 0.5,
+    `${percent(stateFile.stateFile.rps, stateFile.memory.rps)} (${stateFile.stateFile.rps} vs ${stateFile.memory.rps} req/s)`,
+  ],
 ]
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`
@@ -314,6 +322,8 @@ const lines = [
   '',
   `In-process, setupServer + fetch, persona list on 10,000: mock ${inProcess.mock} req/s, bare setupServer handler ${inProcess.anchor} req/s`,
   '',
+  ...stateFileTable(stateFile),
+  '',
   '| target | met | measured |',
   '| --- | --- | --- |',
   ...targets.map(([name, met, value]) => `| ${name} | ${met ? 'yes' : 'NO'} | ${value} |`),
@@ -331,6 +341,7 @@ writeFileSync(
       connections: CONNECTIONS,
       sizes,
       inProcess,
+      stateFile,
       targets: targets.map(([name, met, value]) => ({ name, met, value })),
     },
     null,

@@ -10,7 +10,7 @@ import type { Profile, ProfileOptions } from '../../model/profile.js'
 import { handlersOf } from '../msw.js'
 import { serveDocsAssets } from './docs.js'
 import { requestLogger, type Logger } from './logger.js'
-import { mockMiddleware, send } from './middleware.js'
+import { type BeforeSend, mockMiddleware, send } from './middleware.js'
 
 export interface AppOptions extends InstanceOptions {
   profile?: ProfileOptions
@@ -43,10 +43,11 @@ export interface MockApp {
   /** Drops the handlers added with `use`. */
   resetHandlers(): void
   /**
-   * Called in turn with every answer of the handlers before it is sent; each may replace it. Where
-   * persistence makes an answer wait until its change is on disk (only the handlers change state).
+   * Called when a request for the handlers arrives; what each returns gets the answer in turn
+   * before it is sent, and may replace it. Where persistence makes an answer wait until its changes
+   * are on disk (only the handlers change state).
    */
-  beforeSend: Array<(response: Response, request: Request) => Response | Promise<Response>>
+  beforeSend: Array<(request: Request) => BeforeSend | undefined>
   /** Called after every answer of the handlers has been written. */
   afterResponse: Array<() => void>
 }
@@ -90,10 +91,7 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
   app.use(
     mockMiddleware({
       handlers: () => (overrides.length ? [...overrides, ...mockHandlers] : mockHandlers),
-      beforeSend: (response, request) =>
-        beforeSend.length > 1
-          ? settle(beforeSend, response, request)
-          : (beforeSend[0]?.(response, request) ?? response),
+      beforeSend: (request) => (beforeSend.length > 1 ? inTurn(beforeSend, request) : beforeSend[0]?.(request)),
       afterResponse: () => {
         for (const hook of afterResponse) hook()
       },
@@ -117,9 +115,12 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
   }
 }
 
-async function settle(hooks: MockApp['beforeSend'], response: Response, request: Request): Promise<Response> {
-  for (const hook of hooks) response = await hook(response, request)
-  return response
+function inTurn(hooks: MockApp['beforeSend'], request: Request): BeforeSend {
+  const finishers = hooks.map((hook) => hook(request))
+  return async (response) => {
+    for (const finish of finishers) if (finish) response = await finish(response)
+    return response
+  }
 }
 
 /** What every handler passed through: FastAPI's 404, as for any path it does not know. */

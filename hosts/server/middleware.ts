@@ -4,14 +4,18 @@ import { answerBytesOnly } from '../../core/index.js'
 import { internalServerError, writtenBody } from '../../fastapi/responses.js'
 import { toFetchRequest } from './node-request.js'
 
+/** What a request's answer goes through before it is sent (see {@link MiddlewareOptions.beforeSend}). */
+export type BeforeSend = (response: Response) => Response | Promise<Response>
+
 export interface MiddlewareOptions {
   /** The msw handlers to answer with, read on every request (so overrides apply at once). */
   handlers: () => readonly RequestHandler[]
   /**
-   * Called with every answer the handlers gave, before it is sent; what it returns is sent instead
-   * (persistence waits here until the answer's change is on disk, or answers 503 when it cannot be).
+   * Called when a request arrives; the function it returns gets the handlers' answer before it is
+   * sent, and what that returns is sent instead (persistence waits there until the changes the
+   * answer may show are on disk, or answers 503 when they could not be written).
    */
-  beforeSend?: (response: Response, request: Request) => Response | Promise<Response>
+  beforeSend?: (request: Request) => BeforeSend | undefined
   /** Called after every answer the handlers gave has been written. */
   afterResponse?: () => void
   /** Called with every exception a handler throws (the client gets Starlette's 500). */
@@ -29,10 +33,11 @@ export interface MiddlewareOptions {
 export function mockMiddleware({ handlers, beforeSend, afterResponse, onError }: MiddlewareOptions) {
   return async (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): Promise<void> => {
     let response: Response | undefined
-    let request: Request | undefined
+    let finish: BeforeSend | undefined
     try {
-      request = toFetchRequest(req)
+      const request = toFetchRequest(req)
       answerBytesOnly(request)
+      finish = beforeSend?.(request)
       response = await getResponse([...handlers()], request, { baseUrl: new URL(request.url).origin })
     } catch (error) {
       onError?.(error, req)
@@ -40,9 +45,9 @@ export function mockMiddleware({ handlers, beforeSend, afterResponse, onError }:
     }
     if (!response || isPassthrough(response)) return next()
     if (response.type === 'error') return void res.destroy()
-    if (beforeSend && request) {
+    if (finish) {
       try {
-        const replaced = beforeSend(response, request)
+        const replaced = finish(response)
         response = replaced instanceof Promise ? await replaced : replaced
       } catch (error) {
         onError?.(error, req)

@@ -1,5 +1,6 @@
 import { httpError } from '../../fastapi/responses.js'
 import { HEADER_OR_COOKIE_SESSIONS } from '../../mock/sessions.js'
+import type { BeforeSend } from './middleware.js'
 import type { StatePersistence } from './persistence.js'
 
 /** What a client can do about a write that failed, by its error code. */
@@ -13,18 +14,24 @@ const ADVICE: Record<string, string> = {
 
 /**
  * The server's last step before an answer of the default world is sent: it waits until every
- * change the answer may show is on disk. When they could not be written (they were undone), a
- * successful answer becomes 503 saying what failed and what to do; an error answer changed
- * nothing and is sent as it is. Session worlds are not persisted: their answers never wait.
+ * change the answer may show is on disk. When changes were undone while it was handled (they
+ * could not be written: its own change, if it made one, may be among them), a successful answer
+ * becomes 503 saying what failed and what to do. Which change a request made is not tracked, so
+ * on a failing disk an answer may be refused whose own change was kept; an acknowledged change is
+ * never one that was undone. An error answer changed nothing and is sent as it is. Session worlds
+ * are not persisted: their answers never wait.
  */
 export function durableAnswers(persistence: StatePersistence) {
-  return (response: Response, request: Request): Response | Promise<Response> => {
-    const written = persistence.commit()
-    if (!written || !onDefaultWorld(request)) return response
-    return written.then(
-      () => response,
-      (error: NodeJS.ErrnoException) => (response.status < 300 ? refusal(persistence, error, response) : response),
-    )
+  return (request: Request): BeforeSend | undefined => {
+    if (!onDefaultWorld(request)) return undefined
+    // A change undone while the request was handled may be one it made, or one its answer shows.
+    const undone = persistence.undone
+    return (response) => {
+      const refuse = () => (response.status < 300 ? refusal(persistence, response) : response)
+      const written = persistence.commit()
+      if (!written) return persistence.undone === undone ? response : refuse()
+      return written.then(() => (persistence.undone === undone ? response : refuse()), refuse)
+    }
   }
 }
 
@@ -34,7 +41,8 @@ function onDefaultWorld(request: Request): boolean {
 }
 
 /** 503 `{"detail": ...}`, with the CORS headers the answer had (so a page can read why). */
-function refusal(persistence: StatePersistence, error: NodeJS.ErrnoException, response: Response): Response {
+function refusal(persistence: StatePersistence, response: Response): Response {
+  const error = persistence.lastFailure as NodeJS.ErrnoException
   const advice = ADVICE[error.code ?? ''] ?? 'Check the disk it is on, then send the request again.'
   const detail =
     `The change could not be written to the state file ${persistence.path} (${error.message}), ` +

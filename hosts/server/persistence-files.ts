@@ -3,15 +3,17 @@ import { digest, type LogContents } from './wal-read.js'
 import { LogFile } from './wal.js'
 
 /**
- * A log longer than this and than twice the snapshot is compacted into a new snapshot: writing
- * snapshots then costs at most half what writing the log does, and a start replays a log of at
- * most twice the snapshot (or of this much, for a small world).
+ * The log is compacted into a new snapshot once it is longer than four snapshots (writing
+ * snapshots then costs about a quarter of what writing the log does), but at least 1 MiB (a
+ * small world) and at most 256 MiB (a start reads the log whole).
  */
-const COMPACT_AT_BYTES = 1024 * 1024
+const MIN_LOG_BYTES = 1024 * 1024
+const MAX_LOG_BYTES = 256 * 1024 * 1024
 
 /** `AGENT_CONSOLE_MOCK_COMPACT_AT=<bytes>`: compact whenever the log passes this, whatever the snapshot (tests). */
 const fixedLimit = Number(process.env.AGENT_CONSOLE_MOCK_COMPACT_AT) || undefined
-const compactAt = (snapshotBytes: number) => fixedLimit ?? Math.max(COMPACT_AT_BYTES, 2 * snapshotBytes)
+const compactAt = (snapshotBytes: number) =>
+  fixedLimit ?? Math.max(MIN_LOG_BYTES, Math.min(4 * snapshotBytes, MAX_LOG_BYTES))
 
 /** The state file as last written: its name in the log, and its size (the log is compacted past it). */
 export interface Snapshot {
@@ -74,11 +76,12 @@ export class StateFiles {
   async writeSnapshot(text: string, atStart = false): Promise<void> {
     // Until a snapshot is in place, nothing goes to the log: a failed rename may still have happened.
     this.#halfway = true
-    const hash = digest(text)
-    const temporary = await prepareSnapshot(this.path, text)
+    const bytes = Buffer.from(text)
+    const hash = digest(bytes)
+    const temporary = await prepareSnapshot(this.path, bytes)
     await this.#log?.handOver(hash)
     await installSnapshot(temporary, this.path)
-    this.#snapshot = { hash, bytes: Buffer.byteLength(text) }
+    this.#snapshot = { hash, bytes: bytes.byteLength }
     this.#halfway = false
     this.#requested = false
     try {

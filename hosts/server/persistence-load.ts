@@ -7,7 +7,7 @@ import { replay } from './persistence-changes.js'
 import { digest, type LogContents, LogDamaged, readLog } from './wal-read.js'
 
 /** What a start found: the snapshot it loaded (none: the seeded world) and the log. */
-export interface Loaded {
+interface Loaded {
   snapshot?: { hash: string; bytes: number }
   /** The log, when it follows this snapshot (its changes are in the world now). */
   log?: LogContents

@@ -7,15 +7,15 @@ import { isRunning } from './lock.js'
  * to disk, renamed over the file, and the rename flushed with its folder. A kill at any moment
  * leaves the old file or the new one, never a torn one.
  */
-export const temporaryOf = (path: string): string => `${path}.${process.pid}.tmp`
+const temporaryOf = (path: string): string => `${path}.${process.pid}.tmp`
 
-/** Writes `text` to the snapshot's temporary file and flushes it to disk; removes it on failure. */
-export async function prepareSnapshot(path: string, text: string): Promise<string> {
+/** Writes the snapshot to its temporary file and flushes it to disk; removes it on failure. */
+export async function prepareSnapshot(path: string, bytes: Uint8Array): Promise<string> {
   const temporary = temporaryOf(path)
   try {
     const file = await open(temporary, 'w')
     try {
-      await file.writeFile(text)
+      await file.writeFile(bytes)
       await file.sync()
     } finally {
       await file.close()

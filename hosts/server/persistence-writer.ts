@@ -28,6 +28,7 @@ export class StateWriter {
   #flushing: Batch | undefined
   #writing: Promise<void> | undefined
   refused = 0
+  rollbacks = 0
   lastFailure: unknown
 
   constructor(
@@ -126,6 +127,7 @@ export class StateWriter {
       const changes = [...batch.changes, ...later.changes]
       for (const change of changes.reverse()) change.undo()
       this.refused += changes.length
+      if (changes.length > 0) this.rollbacks++
       batch.reject(error)
       later.reject(error)
     })

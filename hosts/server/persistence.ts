@@ -33,6 +33,16 @@ export class StatePersistence {
     return this.#writer.refused
   }
 
+  /** Counts the rollbacks so far: an answer handled while it moved may show, or be, an undone change. */
+  get undone(): number {
+    return this.#writer.rollbacks
+  }
+
+  /** Why the last change could not be written. */
+  get lastFailure(): unknown {
+    return this.#writer.lastFailure
+  }
+
   /**
    * Takes the lock, loads the snapshot, replays the log and compacts what was replayed.
    * @returns whether a state was loaded (false: no file yet, the seeded world stays)

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
  * tells such a tail from damage to lines that were acknowledged. The first line is a header naming
  * the snapshot (the state file) the log follows, by the hash of its bytes.
  */
-export const LOG_FORMAT = 'agent-console-mock/log'
+const LOG_FORMAT = 'agent-console-mock/log'
 
 /** 16 hex digits of SHA-256: the snapshot's name in a log, and a line's checksum. */
 export const digest = (data: string | Uint8Array): string =>

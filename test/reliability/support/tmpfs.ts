@@ -12,8 +12,8 @@ export const tmpfsAvailable = (() => {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return false
   const probe = mkdtempSync(join(tmpdir(), 'acm-tmpfs-probe-'))
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' })
-    execFileSync('umount', [probe])
+    execFileSync('/bin/mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' })
+    execFileSync('/bin/umount', [probe])
     return true
   } catch {
     return false
@@ -35,7 +35,7 @@ export interface Tmpfs {
 
 export function mountTmpfs(size: string): Tmpfs {
   const path = mkdtempSync(join(tmpdir(), 'acm-tmpfs-'))
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', path])
+  execFileSync('/bin/mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', path])
   const filler = join(path, 'filler')
   let mounted = true
   return {
@@ -54,9 +54,9 @@ export function mountTmpfs(size: string): Tmpfs {
       throw new Error('the tmpfs never filled up')
     },
     release: () => rmSync(filler, { force: true }),
-    remount: (rw) => void execFileSync('mount', ['-o', `remount,${rw ? 'rw' : 'ro'}`, path]),
+    remount: (rw) => void execFileSync('/bin/mount', ['-o', `remount,${rw ? 'rw' : 'ro'}`, path]),
     dispose() {
-      if (mounted) execFileSync('umount', ['-l', path])
+      if (mounted) execFileSync('/bin/umount', ['-l', path])
       mounted = false
       rmSync(path, { recursive: true, force: true })
     },
