@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
 import { link, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
+import { basename, dirname, join } from 'node:path'
 
 /** What a lock file holds: who took it. `start` tells a live holder from a later process given its id. */
 interface Holder {
@@ -11,6 +12,14 @@ interface Holder {
 
 /** Lock files this process holds: a second server in the same process is refused as one in another would be. */
 const heldHere = new Set<string>()
+/** One name per lock file, however its path is spelled (relative, through a link to its folder). */
+function keyOf(path: string): string {
+  try {
+    return join(realpathSync(dirname(path)), basename(path))
+  } catch {
+    return path // the folder is gone: no other name can reach it
+  }
+}
 
 /**
  * One server per state file: `<file>.lock` names the process that holds it. Taking it is a
@@ -35,7 +44,7 @@ export class StateLock {
       for (let attempt = 0; attempt < 5; attempt++) {
         try {
           await link(temporary, path)
-          heldHere.add(path)
+          heldHere.add(keyOf(path))
           return new StateLock(path, mine)
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
@@ -56,7 +65,7 @@ export class StateLock {
 
   /** Gives the lock up (only if it is still this process's). */
   async release(): Promise<void> {
-    heldHere.delete(this.path)
+    heldHere.delete(keyOf(this.path))
     const text = await readFile(this.path, 'utf8').catch(() => undefined)
     if (text === this.mine) await rm(this.path, { force: true })
   }
@@ -99,7 +108,7 @@ function parseHolder(text: string): Holder | undefined {
 /** Whether the lock's process still runs: another host's cannot be seen, so it counts as running. */
 function isAlive(holder: Holder, path: string): boolean {
   if (holder.host !== hostname()) return true
-  if (holder.pid === process.pid) return heldHere.has(path)
+  if (holder.pid === process.pid) return heldHere.has(keyOf(path))
   if (!isRunning(holder.pid)) return false
   // The id may have been given to a later process (a container restarted): its start time differs.
   const start = startOf(holder.pid)

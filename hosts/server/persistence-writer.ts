@@ -48,7 +48,7 @@ export class StateWriter {
 
   changed(change: Change): void {
     this.#open.changes.push(change)
-    this.#writing ??= Promise.resolve().then(() => this.#run())
+    this.#writing ??= this.#runSoon()
   }
 
   /** Every change made so far on disk: undefined when they are; rejects when they were undone. */
@@ -76,13 +76,21 @@ export class StateWriter {
     return this.#files.close()
   }
 
+  /** Starts flushing once the current task is done (its changes then share the flush). */
+  #runSoon(): Promise<void> {
+    // Nothing here should throw (a failed write is undone); if it does, it is reported, not left unhandled.
+    return Promise.resolve()
+      .then(() => this.#run())
+      .catch((error: unknown) => this.onError(`Writing ${this.path} failed unexpectedly:`, error))
+  }
+
   /** Flushes batch after batch while changes come in; stops at a failure (the next change starts it again). */
   async #run(): Promise<void> {
     try {
       while (this.#open.changes.length > 0 || this.#files.snapshotRequested) if (!(await this.#flushNext())) break
     } finally {
       this.#writing = undefined
-      if (this.#open.changes.length > 0) this.#writing = Promise.resolve().then(() => this.#run())
+      if (this.#open.changes.length > 0) this.#writing = this.#runSoon()
     }
   }
 

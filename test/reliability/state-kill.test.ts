@@ -9,11 +9,12 @@ import { readDisk } from './support/state-disk.js'
 const folder = mkdtempSync(join(tmpdir(), 'acm-reliability-kill-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
-// 150 personas per team: a snapshot of about 600 KB and more, long enough to write to be caught at
-// it; compacted into whenever the log passes 256 KiB (about 50 batches), so that compactions come often.
+// The default 60 personas per team and the values the writers add: a snapshot of a few hundred KB
+// and more, long enough to write to be caught at; compacted into whenever the log passes 256 KiB
+// (about 50 batches), so that compactions come often.
 const COMPACT_AT = { AGENT_CONSOLE_MOCK_COMPACT_AT: String(256 * 1024) }
 const KILLS = Math.min(runsOf(10), 100)
-const PERSONAS = 150
+const PERSONAS = 60
 const WRITERS = 8
 const OURS = /^k\d+w\d+-/
 

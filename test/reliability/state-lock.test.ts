@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
@@ -42,13 +42,16 @@ it('refuses a second server on the same state file, naming the process that hold
   expect(state, 'once the first stopped, the file is free, and whole').toContain('after the refusal')
 })
 
-it('refuses a second server in the same process', async () => {
+it('refuses a second server in the same process, however the path is spelled', async () => {
   const stateFile = join(folder, 'in-process.json')
   const first = await startTestServer({ stateFile })
+  const throughLink = join(folder, 'link-to-folder')
+  symlinkSync(folder, throughLink)
   try {
-    await expect(startTestServer({ stateFile })).rejects.toThrow(
-      `${stateFile} is in use by another agent-console-mock server (this process holds ${stateFile}.lock)`,
-    )
+    for (const path of [stateFile, join(throughLink, 'in-process.json')])
+      await expect(startTestServer({ stateFile: path })).rejects.toThrow(
+        `${path} is in use by another agent-console-mock server (this process holds ${path}.lock)`,
+      )
   } finally {
     await first.close()
   }
