@@ -11,6 +11,8 @@ root=$PWD
 version=${1:-$(node -p "require('./package.json').peerDependencies.msw.replace(/^[\\^~>=\\s]+/, '')")}
 label="msw $version"
 work=$(mktemp -d "${TMPDIR:-/tmp}/acm-lowest-msw-XXXXXX")
+# The disk tests run the CLI as `nobody` (root ignores permissions): the copy must be readable by it.
+chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 
 # Records a failure before the tiers could run, in the same form as test-all.mjs.
