@@ -1,6 +1,6 @@
 import type { OperationName } from '../api/routes.js'
 import { QueryParams } from '../fastapi/query-string.js'
-import { httpError, methodNotAllowed, notFound, temporaryRedirect } from '../fastapi/responses.js'
+import { httpError, methodNotAllowed, notFound, temporaryRedirect, writtenBody } from '../fastapi/responses.js'
 import type { Route, RouteResult } from '../fastapi/router.js'
 import { statusPhrase } from '../fastapi/status-phrases.js'
 import { OPERATIONS } from '../handlers/index.js'
@@ -19,11 +19,13 @@ export function createApi(settings: CoreSettings) {
   return async (exchange: Exchange, result: RouteResult<Route>): Promise<Response> => {
     const started = performance.now()
     const instance = await settings.instanceFor(exchange.request)
+    const body = bodyCopy(exchange.request)
     const response = await settle(
       () => answer(result, exchange, instance, settings),
       (error) => settings.logError(`${exchange.request.method} ${exchange.url.pathname} failed:`, error),
     )
-    journal(instance, exchange, response.status, started)
+    const bytes = await body
+    journal(instance, exchange, response, started, bytes && new Uint8Array(bytes))
     return response
   }
 }
@@ -72,13 +74,31 @@ async function faultOf(
   return undefined
 }
 
-function journal(instance: MockInstance, { request, url }: Exchange, status: number, started: number): void {
+/** The body for the journal: a copy, read while the operation reads the request's own (undefined: none). */
+function bodyCopy(request: Request): Promise<ArrayBuffer | undefined> | undefined {
+  if (!request.body) return undefined
+  return request
+    .clone()
+    .arrayBuffer()
+    .catch(() => undefined)
+}
+
+function journal(
+  instance: MockInstance,
+  { request, url }: Exchange,
+  response: Response,
+  started: number,
+  body: Uint8Array | undefined,
+): void {
   instance.journal.record({
     time: new Date().toISOString(),
     method: request.method,
-    path: url.pathname,
-    query: url.search.slice(1),
-    status,
+    url,
+    status: response.status,
     duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    requestHeaders: request.headers,
+    requestBody: body,
+    responseHeaders: response.headers,
+    responseBytes: writtenBody(response)?.byteLength ?? Number(response.headers.get('content-length') ?? 0),
   })
 }

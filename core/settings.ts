@@ -3,6 +3,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/body.js'
 import { httpError } from '../fastapi/responses.js'
 import { MockInstance } from '../mock/instance.js'
 import { HEADER_OR_COOKIE_SESSIONS, SESSION_HEADER, type Sessions, type SessionTransport } from '../mock/sessions.js'
+import type { WorldOptions } from '../factories/world.js'
 import type { ControlGuard } from './control-guard.js'
 import { DEV_CORS, type CorsSettings } from './cors.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
@@ -10,6 +11,10 @@ import { resolveProfile, type Profile, type ProfileOptions } from '../model/prof
 export interface CoreOptions {
   /** The mock backend: one instance, or sessions (an instance per session key). */
   instance: MockInstance | Sessions
+  /** The seed `POST /__mock/reset` without one returns to. @default the instance's when the core is created */
+  seed?: number
+  /** The size `POST /__mock/reset` without one returns to. @default the instance's when the core is created */
+  personasPerTeam?: number
   /** How a request names its session, when `instance` is sessions. @default the X-Mock-Session header or the mock_session cookie */
   sessions?: SessionTransport
   /** Profile settings (`decisions.md`); the defaults where not given. */
@@ -65,7 +70,19 @@ export function resolveSettings(options: CoreOptions) {
     sessionHeaders: (options.sessions ?? HEADER_OR_COOKIE_SESSIONS).headers,
     logError: options.logError ?? ((message: string, error: unknown) => console.error(message, error)),
     instanceFor: instanceResolver(options),
+    sessions: options.instance instanceof MockInstance ? undefined : options.instance,
+    configuredWorld: configuredWorld(options),
   }
+}
+
+/**
+ * The seed and size a reset without options returns to: `seed` and `personasPerTeam` where
+ * given, else the (default) instance's when the core is created, before any state is loaded
+ * into it or any reset changes it.
+ */
+function configuredWorld({ instance, seed, personasPerTeam }: CoreOptions): Required<WorldOptions> {
+  const created = (instance instanceof MockInstance ? instance : instance.primary).worldOptions
+  return { seed: seed ?? created.seed, personasPerTeam: personasPerTeam ?? created.personasPerTeam }
 }
 
 /** The instance a request works on; a malformed session key answers 400. */

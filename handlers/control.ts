@@ -2,10 +2,14 @@ import { z } from 'zod'
 import { Claims } from '../auth/claims.js'
 import { mintToken } from '../auth/tokens.js'
 import { MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
-import { answer, encodedJsonResponse, httpError, jsonResponse } from '../fastapi/responses.js'
+import type { WorldOptions } from '../factories/world.js'
+import { answer, encodedJsonResponse, httpError, jsonResponse, methodNotAllowed } from '../fastapi/responses.js'
 import { FaultsConfig } from '../mock/faults.js'
 import type { MockInstance } from '../mock/instance.js'
+import type { Sessions } from '../mock/sessions.js'
 import { StateError } from '../mock/state.js'
+import { dropSession, listSessions } from './control-sessions.js'
+import { toHar } from './har.js'
 
 /** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
 export const CONTROL_PREFIX = '/__mock'
@@ -27,42 +31,176 @@ export interface ControlSettings {
   control: boolean
   jwtSecret: string
   instanceFor: (request: Request) => Promise<MockInstance>
+  /** The server's session worlds (none: the core serves one world). */
+  sessions?: Sessions
+  /** The seed and size a reset without options returns to (the configured ones, not the last reset's). */
+  configuredWorld: Required<WorldOptions>
 }
 
-type ControlAnswer = (request: Request, url: URL, instance: MockInstance) => Promise<Response> | Response
+/** An answer on the world of the request's session. */
+type WorldAnswer = (request: Request, url: URL, instance: MockInstance) => Promise<Response> | Response
+/** An answer about the server itself, which no session's world is created or touched for; `params` from the path. */
+type ServerAnswer = (request: Request, url: URL, params: Record<string, string>) => Promise<Response> | Response
+
+/**
+ * One control route: what `GET /__mock/` lists, and how it answers. `path` is under
+ * {@link CONTROL_PREFIX}; a `{name}` segment matches one path segment. A `GET` route answers
+ * `HEAD` too.
+ */
+export type ControlRoute = {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  path: string
+  /** One line, for `GET /__mock/`. */
+  description: string
+} & ({ answer: WorldAnswer } | { server: ServerAnswer })
 
 /**
  * The control API: health, fixtures, reset, tokens, faults, the request journal and the
- * whole state, on the request's instance (so each session controls only its own world).
+ * whole state, on the request's instance (so each session controls only its own world);
+ * the list of routes and of sessions, about the server.
  * @returns the answer to a request under {@link CONTROL_PREFIX}
  */
 export function createControl(settings: ControlSettings) {
-  const routes = new Map<string, ControlAnswer>([
-    ['GET /health', () => jsonResponse(200, { status: 'ok' })],
-    ['GET /fixtures', (_, __, instance) => jsonResponse(200, instance.fixtures)],
-    ['POST /reset', reset],
-    ['POST /tokens', (request) => token(request, settings.jwtSecret)],
-    ['GET /faults', (_, __, instance) => jsonResponse(200, instance.faults.config)],
-    ['PUT /faults', setFaults],
-    ['GET /requests', journal],
-    ['DELETE /requests', (_, __, instance) => (instance.journal.clear(), answer(null, 204, {}))],
-    ['GET /state', (_, __, instance) => encodedJsonResponse(200, instance.exportState())],
-    ['PUT /state', importState],
-  ])
+  const routes: ControlRoute[] = [
+    {
+      method: 'GET',
+      path: '/',
+      description: 'this list: every control route, with what it does',
+      server: () => jsonResponse(200, { routes: routeList(routes) }),
+    },
+    {
+      method: 'GET',
+      path: '/health',
+      description: '{"status":"ok"}',
+      answer: () => jsonResponse(200, { status: 'ok' }),
+    },
+    {
+      method: 'GET',
+      path: '/fixtures',
+      description: 'the seed, ids of the seeded teams, dimensions and policies, and a token per role',
+      answer: (_, __, instance) => jsonResponse(200, instance.fixtures),
+    },
+    {
+      method: 'POST',
+      path: '/reset',
+      description:
+        'back to a freshly seeded world: {"seed", "personas"} where given, else the server\'s configured ones; clears faults',
+      answer: (request, _, instance) => reset(request, instance, settings.configuredWorld),
+    },
+    {
+      method: 'POST',
+      path: '/tokens',
+      description: 'signs the posted claims (sub required): {"token"}',
+      answer: (request) => token(request, settings.jwtSecret),
+    },
+    {
+      method: 'GET',
+      path: '/faults',
+      description: 'the injected latency, errors and dropped connections',
+      answer: (_, __, instance) => jsonResponse(200, instance.faults.config),
+    },
+    {
+      method: 'PUT',
+      path: '/faults',
+      description: 'sets latency, errors and dropped connections, globally or per operation',
+      answer: setFaults,
+    },
+    {
+      method: 'GET',
+      path: '/requests',
+      description: 'the journal of recent API requests, oldest first; ?method=&path=&status=&limit=',
+      answer: journal,
+    },
+    {
+      method: 'GET',
+      path: '/requests.har',
+      description: 'the journal as a HAR 1.2 file (the same filters)',
+      answer: harExport,
+    },
+    {
+      method: 'DELETE',
+      path: '/requests',
+      description: 'empties the journal',
+      answer: (_, __, instance) => (instance.journal.clear(), answer(null, 204, {})),
+    },
+    {
+      method: 'GET',
+      path: '/state',
+      description: 'the whole world as JSON',
+      answer: (_, __, instance) => encodedJsonResponse(200, instance.exportState()),
+    },
+    {
+      method: 'PUT',
+      path: '/state',
+      description: 'replaces the whole world (validated: an invalid state answers 400)',
+      answer: importState,
+    },
+    {
+      method: 'GET',
+      path: '/sessions',
+      description: 'the X-Mock-Session worlds kept: key, scenario, last used, writes',
+      server: () => listSessions(settings.sessions),
+    },
+    {
+      method: 'DELETE',
+      path: '/sessions/{key}',
+      description: "drops a session's world; the key starts over from the seeded world when used again",
+      server: (_, __, { key }) => dropSession(settings.sessions, key ?? ''),
+    },
+  ]
   return async (request: Request, url: URL): Promise<Response> => {
     if (!settings.control) return httpError(404, 'The control API is switched off (--no-control)')
     // HEAD is GET without the body (the core drops it), as Starlette answers its own routes.
     const method = request.method === 'HEAD' ? 'GET' : request.method
-    const route = routes.get(`${method} ${url.pathname.slice(CONTROL_PREFIX.length)}`)
-    if (!route) return httpError(404, 'Not Found')
-    return route(request, url, await settings.instanceFor(request))
+    const found = findRoute(routes, method, url.pathname.slice(CONTROL_PREFIX.length))
+    if (found === undefined) return httpError(404, 'Not Found')
+    if ('allow' in found) return methodNotAllowed(found.allow)
+    const { route, params } = found
+    if ('server' in route) return route.server(request, url, params)
+    return route.answer(request, url, await settings.instanceFor(request))
   }
 }
 
-async function reset(request: Request, _url: URL, instance: MockInstance) {
+/** The routes as `GET /__mock/` lists them: method, whole path, description. */
+const routeList = (routes: readonly ControlRoute[]) =>
+  routes.map(({ method, path, description }) => ({ method, path: `${CONTROL_PREFIX}${path}`, description }))
+
+/**
+ * The route for a method and a path under the prefix, with its path parameters; the methods
+ * of the path when no route of it takes this one (Starlette's 405, `HEAD` beside `GET`);
+ * undefined for a path no route has.
+ */
+function findRoute(routes: readonly ControlRoute[], method: string, path: string) {
+  const matching = routes.flatMap((route) => {
+    const params = matchPath(route.path, path)
+    return params ? [{ route, params }] : []
+  })
+  const found = matching.find(({ route }) => route.method === method)
+  if (found || matching.length === 0) return found
+  return { allow: matching.flatMap(({ route }) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])) }
+}
+
+function matchPath(pattern: string, path: string): Record<string, string> | undefined {
+  const wanted = pattern.split('/')
+  const given = path.split('/')
+  if (wanted.length !== given.length) return undefined
+  const params: Record<string, string> = {}
+  for (const [index, part] of wanted.entries()) {
+    const value = given[index] ?? ''
+    const name = /^\{(\w+)\}$/.exec(part)?.[1]
+    if (name && value !== '') params[name] = value
+    else if (part !== value) return undefined
+  }
+  return params
+}
+
+async function reset(request: Request, instance: MockInstance, configured: Required<WorldOptions>) {
   const body = ResetBody.safeParse((await readJson(request)) ?? {})
   if (!body.success) throw badRequest(body.error)
-  await instance.reset({ seed: body.data.seed, personasPerTeam: body.data.personas })
+  await instance.reset({
+    seed: body.data.seed ?? configured.seed,
+    personasPerTeam: body.data.personas ?? configured.personasPerTeam,
+  })
   return jsonResponse(200, instance.fixtures)
 }
 
@@ -80,9 +218,19 @@ async function setFaults(request: Request, _url: URL, instance: MockInstance) {
 }
 
 function journal(_request: Request, url: URL, instance: MockInstance) {
+  return jsonResponse(200, { requests: instance.journal.list(journalFilter(url)) })
+}
+
+function harExport(_request: Request, url: URL, instance: MockInstance) {
+  return jsonResponse(200, toHar(instance.journal.list(journalFilter(url))), {
+    'content-disposition': 'attachment; filename="requests.har"',
+  })
+}
+
+function journalFilter(url: URL) {
   const query = JournalQuery.safeParse(Object.fromEntries(url.searchParams))
   if (!query.success) throw badRequest(query.error)
-  return jsonResponse(200, { requests: instance.journal.list(query.data) })
+  return query.data
 }
 
 async function importState(request: Request, _url: URL, instance: MockInstance) {

@@ -1,3 +1,5 @@
+import { redactHeader } from './redact.js'
+
 /** One request the API answered, as the journal keeps it. */
 export interface JournalEntry {
   /** Increasing number, unique within the journal's life. */
@@ -11,6 +13,35 @@ export interface JournalEntry {
   status: number
   /** Milliseconds from arrival to the answer (faults' latency included). */
   duration_ms: number
+  /** The origin the request was sent to, e.g. `http://127.0.0.1:4010`. */
+  origin: string
+  /** The request's headers (lower-case names, repeats joined), with credentials redacted (redact.ts). */
+  headers: Record<string, string>
+  /** The request body as UTF-8 text; `null` when there was none. Cut past {@link JOURNAL_BODY_LIMIT} bytes. */
+  body: string | null
+  /** Bytes of the whole request body, as sent. */
+  body_bytes: number
+  /** Whether `body` holds only the first {@link JOURNAL_BODY_LIMIT} bytes of it. */
+  body_truncated: boolean
+  /** The answer's headers, as the mock wrote them (before CORS). */
+  response_headers: Record<string, string>
+  /** Bytes of the answer's body (it is not kept). */
+  response_bytes: number
+}
+
+/** What the API hands the journal for one request it answered. */
+export interface JournalRecord {
+  time: string
+  method: string
+  /** The request URL (origin, path and query are kept). */
+  url: URL
+  status: number
+  duration_ms: number
+  requestHeaders: Headers
+  /** The request body as read (undefined: none). */
+  requestBody: Uint8Array | undefined
+  responseHeaders: Headers
+  responseBytes: number
 }
 
 export interface JournalFilter {
@@ -25,37 +56,85 @@ export interface JournalFilter {
 /** The default number of entries kept: the oldest are dropped past it. */
 const DEFAULT_JOURNAL_SIZE = 1000
 
-/** Characters of a path or query an entry keeps; longer ones are cut and end with `…`. */
+/** Characters of a path, a query or a header value an entry keeps; longer ones are cut and end with `…`. */
 const JOURNAL_TEXT_LIMIT = 2048
+
+/** Bytes of a request body an entry keeps (64 KiB); past it the body is cut and `body_truncated`. */
+export const JOURNAL_BODY_LIMIT = 64 * 1024
+
+/** Bytes of bodies and headers one journal keeps in all (4 MiB); past it the oldest entries are dropped. */
+const JOURNAL_BYTES_BUDGET = 4 * 1024 * 1024
+
+/** Methods that never change the world: their answers are not counted as writes. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * A bounded log of the recent requests, oldest first, so a test can assert on what its
  * app sent. Memory stays bounded whatever the traffic: at most `size` entries, each with
- * a path and query of at most JOURNAL_TEXT_LIMIT characters.
+ * a path, a query and header values of at most JOURNAL_TEXT_LIMIT characters and a body of at
+ * most JOURNAL_BODY_LIMIT bytes; and at most JOURNAL_BYTES_BUDGET of bodies and headers in all.
  */
 export class Journal {
-  #entries: JournalEntry[] = []
+  #entries: Array<{ entry: JournalEntry; weight: number }> = []
   #seq = 0
+  #weight = 0
+  #writes = 0
 
   constructor(readonly size = DEFAULT_JOURNAL_SIZE) {}
 
-  record(entry: Omit<JournalEntry, 'seq'>): void {
-    this.#entries.push({ seq: ++this.#seq, ...entry, path: bounded(entry.path), query: bounded(entry.query) })
-    if (this.#entries.length > this.size) this.#entries.splice(0, this.#entries.length - this.size)
+  /** API requests answered 2xx with a method other than GET, HEAD and OPTIONS (changes acknowledged); never cleared. */
+  get writes(): number {
+    return this.#writes
+  }
+
+  record(request: JournalRecord): void {
+    const status = request.status
+    if (status >= 200 && status < 300 && !SAFE_METHODS.has(request.method)) this.#writes++
+    const headers = headerRecord(request.requestHeaders, true)
+    const responseHeaders = headerRecord(request.responseHeaders, false)
+    const body = bodyText(request.requestBody)
+    const entry: JournalEntry = {
+      seq: ++this.#seq,
+      time: request.time,
+      method: request.method,
+      path: bounded(request.url.pathname),
+      query: bounded(request.url.search.slice(1)),
+      status,
+      duration_ms: request.duration_ms,
+      origin: request.url.origin,
+      headers: headers.record,
+      ...body,
+      response_headers: responseHeaders.record,
+      response_bytes: request.responseBytes,
+    }
+    const weight = headers.weight + responseHeaders.weight + (body.body?.length ?? 0)
+    this.#entries.push({ entry, weight })
+    this.#weight += weight
+    let drop = 0
+    while (
+      this.#entries.length - drop > 1 &&
+      (this.#entries.length - drop > this.size || this.#weight > JOURNAL_BYTES_BUDGET)
+    ) {
+      this.#weight -= this.#entries[drop++]?.weight ?? 0
+    }
+    if (drop > 0) this.#entries.splice(0, drop)
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const matches = this.#entries.filter(
-      (entry) =>
-        (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
-        (filter.path === undefined || entry.path.includes(filter.path)) &&
-        (filter.status === undefined || entry.status === filter.status),
-    )
+    const matches = this.#entries
+      .map(({ entry }) => entry)
+      .filter(
+        (entry) =>
+          (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
+          (filter.path === undefined || entry.path.includes(filter.path)) &&
+          (filter.status === undefined || entry.status === filter.status),
+      )
     return filter.limit === undefined ? matches : matches.slice(-filter.limit)
   }
 
   clear(): void {
     this.#entries = []
+    this.#weight = 0
   }
 }
 
@@ -67,4 +146,35 @@ export class Journal {
 function bounded(text: string): string {
   const kept = text.length > JOURNAL_TEXT_LIMIT ? text.slice(0, JOURNAL_TEXT_LIMIT - 1) : text
   return kept.split('').join('') + (kept === text ? '' : '…')
+}
+
+/** A header value cut to JOURNAL_TEXT_LIMIT characters (a cut one copied, so it keeps no larger string alive). */
+const boundedValue = (text: string): string => (text.length > JOURNAL_TEXT_LIMIT ? bounded(text) : text)
+
+/** Headers as a plain object (credentials redacted for a request's), and the characters they hold. */
+function headerRecord(headers: Headers, redact: boolean): { record: Record<string, string>; weight: number } {
+  const record: Record<string, string> = {}
+  let weight = 0
+  for (const [name, value] of headers) {
+    const kept = boundedValue(redact ? redactHeader(name, value) : value)
+    record[name] = kept
+    weight += name.length + kept.length
+  }
+  return { record, weight }
+}
+
+const utf8 = new TextDecoder()
+
+/**
+ * A request body as the journal keeps it: UTF-8 text (bytes that are not UTF-8 read as U+FFFD),
+ * the first JOURNAL_BODY_LIMIT bytes of a longer one (a character cut in two left out).
+ */
+function bodyText(bytes: Uint8Array | undefined): Pick<JournalEntry, 'body' | 'body_bytes' | 'body_truncated'> {
+  if (!bytes) return { body: null, body_bytes: 0, body_truncated: false }
+  const truncated = bytes.byteLength > JOURNAL_BODY_LIMIT
+  // In stream mode the decoder holds back a character the cut split, instead of writing U+FFFD for it.
+  const body = truncated
+    ? new TextDecoder().decode(bytes.subarray(0, JOURNAL_BODY_LIMIT), { stream: true })
+    : utf8.decode(bytes)
+  return { body, body_bytes: bytes.byteLength, body_truncated: truncated }
 }

@@ -44,6 +44,8 @@ function cookie(header: string | null, name: string): string | undefined {
  */
 export class Sessions {
   #sessions = new Map<string, Promise<MockInstance>>()
+  /** When each session was last named by a request (epoch milliseconds). */
+  #lastUsed = new Map<string, number>()
 
   constructor(
     readonly primary: MockInstance,
@@ -66,10 +68,44 @@ export class Sessions {
       session.catch(() => this.#sessions.delete(key))
     }
     this.#sessions.set(key, session)
+    this.#lastUsed.set(key, Date.now())
     for (const oldest of this.#sessions.keys()) {
       if (this.#sessions.size <= this.limit) break
       this.#sessions.delete(oldest)
+      this.#lastUsed.delete(oldest)
     }
     return session
   }
+
+  /**
+   * The sessions kept, least recently used (the next to be dropped) first. A session whose
+   * world is still being created is waited for; one whose creation failed is left out.
+   */
+  async list(): Promise<SessionInfo[]> {
+    const kept = [...this.#sessions]
+    const worlds = await Promise.allSettled(kept.map(([, session]) => session))
+    return kept.flatMap(([key], index) => {
+      const world = worlds[index]
+      if (world?.status !== 'fulfilled') return []
+      return [{ key, lastUsed: new Date(this.#lastUsed.get(key) ?? 0), instance: world.value }]
+    })
+  }
+
+  /**
+   * Forgets a session: its world is dropped, and the key starts over from the seeded world
+   * when it is named again (requests already under way finish on the old world).
+   * @returns whether there was such a session
+   */
+  drop(key: string): boolean {
+    this.#lastUsed.delete(key)
+    return this.#sessions.delete(key)
+  }
+}
+
+/** A kept session, as {@link Sessions.list} gives it. */
+export interface SessionInfo {
+  key: string
+  /** When a request last named it. */
+  lastUsed: Date
+  instance: MockInstance
 }
