@@ -29,13 +29,19 @@ const MAX_PAYLOAD_DEPTH = 988
 /** Claims to sign: `exp: null` signs a token that never expires. */
 export type TokenClaims = Omit<ClaimsInput, 'exp'> & { exp?: number | null }
 
+/** Now in whole Unix seconds, as PyJWT reads the time: the default of every `now` below (a mock's clock passes its own). */
+const realNow = (): number => Math.floor(Date.now() / 1000)
+
 /**
- * Signs claims as an HS256 JWT. `iat` defaults to now and `exp` to one day later; pass
+ * Signs claims as an HS256 JWT. `iat` defaults to `now` and `exp` to one day later; pass
  * them explicitly (or `exp: null` for none) for a token that does not depend on the clock.
  * @example await mintToken({ sub: userId, team_id: teamId, permissions: ['persona:read'] })
  */
-export async function mintToken(claims: TokenClaims, secret: string = DEVELOPMENT_JWT_SECRET): Promise<string> {
-  const now = Math.floor(Date.now() / 1000)
+export async function mintToken(
+  claims: TokenClaims,
+  secret: string = DEVELOPMENT_JWT_SECRET,
+  now: number = realNow(),
+): Promise<string> {
   const { exp = now + 86_400, ...rest } = claims
   const payload = { iat: now, ...rest, ...(exp === null ? {} : { exp }) }
   return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(encoder.encode(secret))
@@ -43,11 +49,15 @@ export async function mintToken(claims: TokenClaims, secret: string = DEVELOPMEN
 
 /**
  * Checks a token as the server does: `jwt.decode(token, secret, algorithms=["HS256"],
- * options={"require": ["sub"]})` of PyJWT 2.6, then its `Claims` model.
+ * options={"require": ["sub"]})` of PyJWT 2.6, then its `Claims` model, at `now` (whole Unix seconds).
  * @returns the claims, or `undefined` for any token the server answers 401 (or 500) to.
  */
-export async function verifyToken(token: string, secret: string = DEVELOPMENT_JWT_SECRET): Promise<Claims | undefined> {
-  return decodeToken(token, await hmacKey(secret))
+export async function verifyToken(
+  token: string,
+  secret: string = DEVELOPMENT_JWT_SECRET,
+  now: number = realNow(),
+): Promise<Claims | undefined> {
+  return decodeToken(token, await hmacKey(secret), now)
 }
 
 /** The secret as an HMAC key; none for an empty secret (Web Crypto refuses it, so every token is refused). */
@@ -61,7 +71,7 @@ type HmacKey = Awaited<ReturnType<typeof hmacKey>>
 const DOT = 0x2e
 
 /** `PyJWS._load` and `decode_complete`, then `PyJWT.decode_complete`: every way they refuse, refused. */
-async function decodeToken(token: string, key: HmacKey): Promise<Claims | undefined> {
+async function decodeToken(token: string, key: HmacKey, now: number): Promise<Claims | undefined> {
   if (token.length > MAX_TOKEN_LENGTH || !key) return undefined
   // Starlette reads headers as Latin-1 and PyJWT encodes the token as UTF-8, as TextEncoder does.
   const bytes = encoder.encode(token)
@@ -74,7 +84,7 @@ async function decodeToken(token: string, key: HmacKey): Promise<Claims | undefi
   if (!header || !payload || !signature || !headerAllows(header)) return undefined
   if (!(await crypto.subtle.verify('HMAC', key, signature, bytes.subarray(0, last)))) return undefined
   const claims = jsonObject(payload, MAX_PAYLOAD_DEPTH)
-  return claims && claimsOf(claims, Math.floor(Date.now() / 1000))
+  return claims && claimsOf(claims, now)
 }
 
 /** `_validate_headers` (`kid`, `crit`), the detached payload `b64: false` asks for, and the algorithm. */
@@ -151,19 +161,20 @@ const CACHED_TOKEN_LENGTH = 8192
 
 /**
  * A `verifyToken` for one secret that checks each distinct valid token's signature once.
- * A remembered token is still checked against the clock on every use, so it stops working
- * the second it expires. Refused tokens are not remembered (one with `nbf` in the future
- * becomes valid later), and at most TOKEN_CACHE_SIZE tokens are kept.
+ * A remembered token is still checked against the clock (`now`, whole Unix seconds: each
+ * request passes its instance's) on every use, so it stops working the second it expires.
+ * Refused tokens are not remembered (one with `nbf` in the future becomes valid later), and
+ * at most TOKEN_CACHE_SIZE tokens are kept.
  */
 export function createTokenVerifier(
   secret: string = DEVELOPMENT_JWT_SECRET,
-): (token: string) => Promise<Claims | undefined> {
+): (token: string, now?: number) => Promise<Claims | undefined> {
   const valid = new Map<string, Claims>()
   const key = hmacKey(secret)
-  return async (token) => {
+  return async (token, now = realNow()) => {
     const known = valid.get(token)
-    if (known) return isCurrent(known, Math.floor(Date.now() / 1000)) ? known : (valid.delete(token), undefined)
-    const claims = await decodeToken(token, await key)
+    if (known) return isCurrent(known, now) ? known : (valid.delete(token), undefined)
+    const claims = await decodeToken(token, await key, now)
     if (claims && token.length <= CACHED_TOKEN_LENGTH) {
       if (valid.size >= TOKEN_CACHE_SIZE) valid.delete(valid.keys().next().value as string)
       valid.set(token, claims)

@@ -39,17 +39,18 @@ async function answer(
   switch (result.kind) {
     case 'match': {
       const name = result.route.name as OperationName
-      return (
-        (await faultOf(name, instance, settings)) ??
-        OPERATIONS[name]({
-          request,
-          params: result.params,
-          query: new QueryParams(url.search.slice(1)),
-          world: instance.world,
-          profile: settings.profile,
-          verifyToken: settings.verifyToken,
-        })
-      )
+      const fault = await faultOf(name, instance, settings)
+      if (fault) return fault
+      const now = instance.clock.nowSeconds()
+      return OPERATIONS[name]({
+        request,
+        params: result.params,
+        query: new QueryParams(url.search.slice(1)),
+        world: instance.world,
+        profile: settings.profile,
+        verifyToken: (token) => settings.verifyToken(token, now),
+        now,
+      })
     }
     case 'redirect':
       return temporaryRedirect(redirectLocation(url, result.path))

@@ -9,6 +9,7 @@ import type { MockInstance } from '../mock/instance.js'
 import type { Sessions } from '../mock/sessions.js'
 import { StateError } from '../mock/state.js'
 import { dropSession, listSessions } from './control-sessions.js'
+import { advanceClock, clockState, setClock } from './control-clock.js'
 import { toHar } from './har.js'
 
 /** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
@@ -91,7 +92,7 @@ export function createControl(settings: ControlSettings) {
       method: 'POST',
       path: '/tokens',
       description: 'signs the posted claims (sub required): {"token"}',
-      answer: (request) => token(request, settings.jwtSecret),
+      answer: (request, _, instance) => token(request, settings.jwtSecret, instance.clock.nowSeconds()),
     },
     {
       method: 'GET',
@@ -134,6 +135,24 @@ export function createControl(settings: ControlSettings) {
       path: '/state',
       description: 'replaces the whole world (validated: an invalid state answers 400)',
       answer: importState,
+    },
+    {
+      method: 'GET',
+      path: '/clock',
+      description: 'the world\'s clock: {"now" (ISO 8601), "epoch_seconds", "frozen"}',
+      answer: (_, __, instance) => clockState(instance.clock),
+    },
+    {
+      method: 'PUT',
+      path: '/clock',
+      description: 'sets the clock: {"now": ISO 8601 or Unix seconds, "frozen": true|false}',
+      answer: (request, _, instance) => setClock(request, instance.clock),
+    },
+    {
+      method: 'POST',
+      path: '/clock/advance',
+      description: 'moves the clock forward, frozen or not: {"seconds": n}',
+      answer: (request, _, instance) => advanceClock(request, instance.clock),
     },
     {
       method: 'GET',
@@ -204,10 +223,10 @@ async function reset(request: Request, instance: MockInstance, configured: Requi
   return jsonResponse(200, instance.fixtures)
 }
 
-async function token(request: Request, secret: string) {
+async function token(request: Request, secret: string, now: number) {
   const claims = TokenBody.safeParse(await readJson(request))
   if (!claims.success) throw badRequest(claims.error)
-  return jsonResponse(200, { token: await mintToken(claims.data, secret) })
+  return jsonResponse(200, { token: await mintToken(claims.data, secret, now) })
 }
 
 async function setFaults(request: Request, _url: URL, instance: MockInstance) {

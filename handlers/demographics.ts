@@ -15,7 +15,7 @@ import { writeResource } from '../wire/encode.js'
  * `POST /v1/demographics/{dimension_id}/values/bulk`: adds values to a dimension, all or
  * nothing. The body is read (and invalid JSON refused) before authentication, as FastAPI does.
  */
-export const bulkAddValues: Operation = async ({ request, params, world, profile, verifyToken }) => {
+export const bulkAddValues: Operation = async ({ request, params, world, profile, verifyToken, now }) => {
   const body = await readBody(request, profile)
   const user = await authenticate(request, profile, verifyToken)
   requireSuperAdmin(user, profile)
@@ -30,7 +30,7 @@ export const bulkAddValues: Operation = async ({ request, params, world, profile
   const accepted = (items as { value: { values: NewValue[] } }).value
   throwIfInvalid(unwritableValues(profile, accepted, ['body']))
   const { values } = accepted
-  const result = await addValues(world, dimension.id, values, profile.bulkDuplicates)
+  const result = await addValues(world, dimension.id, values, profile.bulkDuplicates, now)
   if ('duplicates' in result)
     throw httpError(409, errorText(profile, 'duplicateValues', { values: result.duplicates.join(', ') }))
   return arrayResponse(

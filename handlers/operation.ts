@@ -11,8 +11,10 @@ interface OperationContext {
   query: QueryParams
   world: World
   profile: Profile
-  /** Checks a bearer token (signature once per distinct token). */
+  /** Checks a bearer token (signature once per distinct token) against the instance's clock. */
   verifyToken: (token: string) => Promise<Claims | undefined>
+  /** The instance's clock when the operation started, in whole Unix seconds: what new records are stamped with. */
+  now: number
 }
 
 /**

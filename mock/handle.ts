@@ -3,6 +3,7 @@ import { DEVELOPMENT_JWT_SECRET, mintToken, type TokenClaims } from '../auth/tok
 import type { WorldOptions } from '../factories/world.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 import type { World } from '../model/world.js'
+import type { Clock } from './clock.js'
 import { MockInstance } from './instance.js'
 
 /** What every runtime's entry is given: the world to build, the profile, the secret. */
@@ -40,8 +41,18 @@ export class MockHandle {
     return this.instance.fixtures
   }
 
-  /** Signs claims with the mock's secret. */
-  readonly mintToken = (claims: TokenClaims): Promise<string> => mintToken(claims, this.jwtSecret)
+  /** Signs claims with the mock's secret; `iat` (and the default `exp`, a day later) from the mock's clock. */
+  readonly mintToken = (claims: TokenClaims): Promise<string> =>
+    mintToken(claims, this.jwtSecret, this.instance.clock.nowSeconds())
+
+  /**
+   * The mock's clock: new records' timestamps and token expiry. `set`, `freeze` take what
+   * Playwright's `page.clock` takes (a Date, milliseconds, a date string). A reset sets it back to real time.
+   * @example mock.clock.freeze('2026-03-01T09:00:00Z'); mock.clock.advance(3600)
+   */
+  get clock(): Clock {
+    return this.instance.clock
+  }
 
   /** Back to a freshly seeded world (the same seed and size unless given); faults are cleared. */
   readonly reset = (options?: WorldOptions): Promise<void> => this.instance.reset(options)

@@ -2,6 +2,7 @@ import { buildFixtures, type Fixtures } from '../auth/fixtures.js'
 import { DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
 import { checkWorldOptions, createWorld, type WorldOptions } from '../factories/world.js'
 import { World } from '../model/world.js'
+import { Clock } from './clock.js'
 import { Faults } from './faults.js'
 import { Journal } from './journal.js'
 import { parseState, serializeState } from './state.js'
@@ -27,6 +28,8 @@ export interface Generation {
  */
 export class MockInstance {
   readonly faults = new Faults()
+  /** This instance's time: new records' timestamps, token expiry. A reset sets it back to real time. */
+  readonly clock = new Clock()
   readonly journal: Journal
   #world: World
   #fixtures: Fixtures
@@ -93,6 +96,7 @@ export class MockInstance {
     })
     await this.#swap(await createWorld(worldOptions), worldOptions)
     this.faults.clear()
+    this.clock.reset()
   }
 
   /** The whole world as a state file's JSON. */

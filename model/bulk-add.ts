@@ -13,7 +13,8 @@ export interface NewValue {
 export type BulkAddResult = { added: DemographicValue[] } | { duplicates: string[] }
 
 /**
- * Adds values to a dimension, all in one write. A value already in the dimension, or
+ * Adds values to a dimension, all in one write, created at `now` (whole Unix seconds: the
+ * instance's clock). A value already in the dimension, or
  * repeated earlier in the request, is a duplicate: skipped (`skip`) or the reason nothing
  * is added (`reject`). A missing display_name is the value; a missing sort_order is the
  * largest in the dimension plus one, item by item in request order (0 in an empty dimension).
@@ -23,19 +24,24 @@ export function addValues(
   dimensionId: string,
   items: readonly NewValue[],
   duplicates: 'skip' | 'reject',
+  now: number,
 ): Promise<BulkAddResult> {
   return world.exclusive(async () => {
-    const { planned, repeated } = plan(dimensionId, world.valuesByDimension().get(dimensionId), items)
+    const { planned, repeated } = plan(dimensionId, world.valuesByDimension().get(dimensionId), items, now)
     if (duplicates === 'reject' && repeated.length) return { duplicates: repeated }
     return { added: await world.values.createAll(planned) }
   })
 }
 
-function plan(dimensionId: string, existing: DimensionValues | undefined, items: readonly NewValue[]) {
+function plan(
+  dimensionId: string,
+  existing: DimensionValues | undefined,
+  items: readonly NewValue[],
+  createdAt: number,
+) {
   const stored = existing?.names ?? new Set<string>()
   const seen = new Set<string>()
   let largest = existing?.largest
-  const createdAt = Math.floor(Date.now() / 1000)
   const planned: DemographicValue[] = []
   const repeated: string[] = []
   for (const item of items) {
@@ -60,7 +66,7 @@ function plan(dimensionId: string, existing: DimensionValues | undefined, items:
 }
 
 /** max + 1, exact past 2^53 (a Python int never overflows). */
-function successor(largest: number | bigint | undefined): number | bigint {
+export function successor(largest: number | bigint | undefined): number | bigint {
   if (largest === undefined) return 0
   if (typeof largest === 'bigint') return largest + 1n
   return Number.isSafeInteger(largest + 1) ? largest + 1 : BigInt(largest) + 1n
