@@ -16,6 +16,8 @@ export function banner(options: {
   /** The address it is bound to, when that is beyond loopback. */
   exposedOn?: string
   controlToken?: string
+  /** The loaded state file holds another seed or size than the configured ones (startServer's `stateFileConflict`). */
+  stateFileConflict?: string
 }): string {
   const { url, fixtures } = options
   const teamName = new Map(fixtures.teams.map((team) => [team.id, team.name]))
@@ -23,6 +25,7 @@ export function banner(options: {
     `agent-console-mock ${options.version} listening on ${url}`,
     `  docs        ${url}/docs   (OpenAPI: ${url}/openapi.json, ${options.control ? `control API: ${url}/__mock/` : 'control API switched off'})`,
     `  seed        ${fixtures.seed}, ${options.personasPerTeam} personas per team${options.stateFile ? `, state kept in ${options.stateFile}` : ''}`,
+    ...(options.stateFileConflict ? [`  NOTE: ${options.stateFileConflict}`] : []),
     '  teams',
     ...fixtures.teams.map((team) => `    ${team.id}  ${team.name}`),
     '  policies',

@@ -120,6 +120,7 @@ const program = new Command('agent-console-mock')
         stateFile: options.stateFile,
         exposedOn: isLoopbackHost(options.host) ? undefined : options.host,
         controlToken: running.controlToken,
+        stateFileConflict: running.stateFileConflict,
       }),
     )
     const stop = async (signal: string) => {

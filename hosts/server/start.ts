@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { WorldOptions } from '../../factories/world.js'
 import { createMockApp, type AppOptions, type MockApp } from './app.js'
 import { controlTokenFor, ownHostNames } from './exposure.js'
 import { StatePersistence } from './persistence.js'
@@ -24,6 +25,11 @@ export interface RunningServer extends MockApp {
   /** The `X-Mock-Control-Token` the control API demands (a server bound beyond loopback), if any. */
   controlToken?: string
   /**
+   * Set when the state file held a world of another seed or size than the configured ones (`--seed`,
+   * `--personas`): the state file's world is served, and a reset returns to the configured ones.
+   */
+  stateFileConflict?: string
+  /**
    * Stops accepting requests, closes connections, writes the state file a last time.
    * @throws Error when changes could not be written to the state file during the run (they were refused)
    */
@@ -47,8 +53,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         (options.logger ?? console).error(message, error),
       )
     : undefined
-  if (persistence) {
-    await persistence.load()
+  let stateFileConflict: string | undefined
+  if (persistence && options.stateFile) {
+    if (await persistence.load()) {
+      stateFileConflict = conflictOf(
+        options.stateFile,
+        mock.sessions.primary.worldOptions,
+        mock.core.settings.configuredWorld,
+      )
+      if (stateFileConflict) (options.logger ?? console).info?.(`agent-console-mock: ${stateFileConflict}`)
+    }
     mock.beforeSend.push(durableAnswers(persistence))
   }
   const server = await listen(mock, options.port ?? DEFAULT_PORT, host).catch(async (error) => {
@@ -63,6 +77,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url: `http://${urlHost}:${port}`,
     persistence,
     controlToken,
+    stateFileConflict,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -71,6 +86,27 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await persistence?.close()
     },
   }
+}
+
+/**
+ * What a start says when the loaded state file holds a world of another seed or size than the
+ * configured ones, which it wins over; undefined when they agree.
+ */
+function conflictOf(
+  stateFile: string,
+  loaded: Required<WorldOptions>,
+  configured: Required<WorldOptions>,
+): string | undefined {
+  const overridden = [
+    ...(loaded.seed === configured.seed ? [] : [`--seed ${configured.seed}`]),
+    ...(loaded.personasPerTeam === configured.personasPerTeam ? [] : [`--personas ${configured.personasPerTeam}`]),
+  ]
+  if (overridden.length === 0) return undefined
+  return (
+    `${stateFile} holds a world of seed ${loaded.seed} with ${loaded.personasPerTeam} personas per team, ` +
+    `served instead of the configured ${overridden.join(' ')}; POST /__mock/reset starts over with seed ` +
+    `${configured.seed} and ${configured.personasPerTeam} personas per team`
+  )
 }
 
 function listen({ app }: MockApp, port: number, host: string): Promise<Server> {
