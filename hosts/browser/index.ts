@@ -74,3 +74,6 @@ export async function startMockWorker(options: MockWorkerOptions = {}): Promise<
   })
   return mock
 }
+
+/** The API's bodies as the app receives and sends them (types only). */
+export type * from '../../api/wire-types.js'

@@ -61,3 +61,6 @@ export const test = base.extend<{ mockOptions: PlaywrightMockOptions; mock: Play
 })
 
 export { expect }
+
+/** The API's bodies as the app receives and sends them (types only). */
+export type * from '../../api/wire-types.js'
