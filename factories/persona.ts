@@ -116,10 +116,13 @@ const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1
  */
 const words = (...parts: string[]): string => parts.join(' ')
 
-/** The personas of one team, from a random stream of their own (the team's position). */
-export function buildTeamPersonas(seed: number, team: Team, teamIndex: number, count: number): Persona[] {
+/**
+ * The personas of one team, from a random stream of their own (the team's position), drawn one
+ * at a time as they are taken (seeding stores them in slices and yields to the event loop between).
+ */
+export function* buildTeamPersonas(seed: number, team: Team, teamIndex: number, count: number): Generator<Persona> {
   const faker = seededFaker(seed, 2, teamIndex)
   const authors = Array.from({ length: 4 }, () => seededUuid(faker))
   const pools = drawPools(faker)
-  return Array.from({ length: count }, (_, index) => buildPersona(faker, pools, team, index, authors))
+  for (let index = 0; index < count; index++) yield buildPersona(faker, pools, team, index, authors)
 }

@@ -1,3 +1,5 @@
+import type { Persona } from '../model/schemas.js'
+import { TimeSlice } from '../model/time-slice.js'
 import { World } from '../model/world.js'
 import { buildDimensions } from './dimension.js'
 import { buildTeamPersonas } from './persona.js'
@@ -17,7 +19,8 @@ export interface WorldOptions {
 
 /**
  * Builds a freshly seeded world: 3 teams (the last without personas), their personas, 3
- * demographic dimensions with values, and 4 policies holding from 1 to 260 rules.
+ * demographic dimensions with values, and 4 policies holding from 1 to 260 rules. Large worlds are
+ * built in slices of a few milliseconds, giving the event loop back in between (model/time-slice.ts).
  * @example const world = await createWorld({ seed: 7, personasPerTeam: 1000 })
  */
 export async function createWorld(options: WorldOptions = {}): Promise<World> {
@@ -26,12 +29,33 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const { dimensions, values } = buildDimensions(seed)
   const { policies, rules } = buildPolicies(seed, teams)
   const world = await new World(seed).load({ teams, personas: [], dimensions, values, policies, rules })
-  // One team at a time, so that only one team's unvalidated personas are ever held.
+  // A slice of personas at a time: drawing them takes a few microseconds each, so the event loop is given
+  // back between slices (and storing them yields too), and only one slice of unvalidated personas is held.
+  const slice = new TimeSlice()
   for (const [index, team] of teams.slice(0, -1).entries()) {
-    await world.personas.createAll(buildTeamPersonas(seed, team, index, personasPerTeam))
+    const personas = buildTeamPersonas(seed, team, index, personasPerTeam)
+    for (let drawn = take(personas, slice); drawn.length > 0; drawn = take(personas, slice)) {
+      await world.personas.createAll(drawn)
+      await slice.yieldIfSpent()
+    }
   }
   return world
 }
+
+/** The next personas of a team, until the slice is spent or at most {@link SLICE_PERSONAS}. */
+function take(personas: Iterator<Persona>, slice: TimeSlice): Persona[] {
+  const drawn: Persona[] = []
+  // At least one: an empty slice means the team is done.
+  while (drawn.length === 0 || (drawn.length < SLICE_PERSONAS && !slice.due())) {
+    const next = personas.next()
+    if (next.done) break
+    drawn.push(next.value)
+  }
+  return drawn
+}
+
+/** Personas stored by one `createAll` at most (a few milliseconds of drawing). */
+const SLICE_PERSONAS = 2_000
 
 export function checkWorldOptions(options: WorldOptions) {
   const seed = options.seed ?? DEFAULT_SEED

@@ -1,5 +1,6 @@
 import { OperationError, type Collection } from '@msw/data'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
+import { TimeSlice } from './time-slice.js'
 
 /**
  * The one place the mock reaches into @msw/data's internals (docs/architecture.md), for one
@@ -28,6 +29,9 @@ let bulkKeys = 0
 
 /**
  * Stores records in `collection`, each validated by `schema` as `create` validates it.
+ * Yields to the event loop every few milliseconds of work (model/time-slice.ts), so that storing
+ * 200,000 records never holds up other requests; on the fast path the records join the
+ * collection together once all are validated.
  * @returns the stored records, in order
  * @throws OperationError `INVALID_INITIAL_VALUES`, as `create` does, for a record that does not match
  */
@@ -42,15 +46,19 @@ export async function storeAll(
   if (!identities.has(collection) && records.length > 0) stored.push(await createOne(collection, records[next++]))
   const identity = collection.hooks.listenerCount('create') > 0 ? null : identities.get(collection)
   const live = identity ? liveArray(collection) : undefined
+  // Large stores (seeding, imports) give the event loop back every few milliseconds while they
+  // validate; the records then join the collection at once, so no reader sees part of a store.
+  const slice = new TimeSlice()
+  const first = stored.length
   for (; next < records.length; next++) {
+    if (slice.due()) await slice.yield()
     if (!live || !identity) {
       stored.push(await createOne(collection, records[next]))
       continue
     }
-    const record = identity.give(await validate(schema, records[next]), `bulk-${bulkKeys++}`)
-    live.push(record)
-    stored.push(record)
+    stored.push(identity.give(await validate(schema, records[next]), `bulk-${bulkKeys++}`))
   }
+  if (live) for (let i = first; i < stored.length; i++) live.push(stored[i] as object)
   if (records.length > 1) lastPaths.set(collection, live ? 'fast' : 'create')
   return stored
 }
