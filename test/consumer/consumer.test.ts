@@ -1,0 +1,228 @@
+/**
+ * A frontend team's project, built from the packed tarball (issue #16, "Done when"): ordinary app code compiles
+ * with `tsc --strict` against the exported wire types, under the bundler and the Node resolution, with
+ * `skipLibCheck` on and off; the compiled code then runs against the installed mock; and the standalone server
+ * works without the optional swagger-ui-dist. Installs come from npm's cache when they can (msw and typescript
+ * are there: the repository uses them).
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+
+const root = resolve(import.meta.dirname, '../..')
+const folder = mkdtempSync(join(tmpdir(), 'acm-consumer-'))
+const project = join(folder, 'app')
+afterAll(() => rmSync(folder, { recursive: true, force: true }), 120_000)
+
+const run = (command: string, args: string[], cwd: string) =>
+  execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+  })
+
+/** The app's own code: what a team writes against the API's types, with no zod and no cast to `any`. */
+const APP = `
+import type {
+  BulkAddValues,
+  BulkAddValuesResponse,
+  DemographicValue,
+  HTTPError,
+  HTTPValidationError,
+  ListPersonasParams,
+  Persona,
+  PersonaListResponse,
+  PolicyRule,
+  PolicyRuleListResponse,
+  ValidationError,
+} from 'agent-console-mock'
+import type { Persona as BrowserPersona } from 'agent-console-mock/browser'
+
+export type Api = { base: string; token: string }
+
+async function get<T>(api: Api, path: string): Promise<T> {
+  const res = await fetch(api.base + path, { headers: { authorization: 'Bearer ' + api.token } })
+  if (!res.ok) throw new Error(describe(await res.json()))
+  return (await res.json()) as T
+}
+
+export async function listPersonas(api: Api, params: ListPersonasParams): Promise<PersonaListResponse> {
+  const query = new URLSearchParams()
+  if (params.team_id) query.set('team_id', params.team_id)
+  for (const intent of params.intents ?? []) query.append('intents', intent)
+  if (params.limit !== undefined) query.set('limit', String(params.limit))
+  return get<PersonaListResponse>(api, '/v1/personas/?' + query)
+}
+
+export const adversaries = (page: PersonaListResponse): Persona[] =>
+  page.results.filter((p) => p.intent === 'adversarial' || p.intent === 'malicious')
+
+export function label(persona: Persona): string {
+  const tags = persona.tags?.join(', ') ?? 'no tags'
+  const privilege =
+    persona.access_permissions && 'privilege_level' in persona.access_permissions
+      ? String(persona.access_permissions.privilege_level)
+      : 'default'
+  return persona.name + ' (' + persona.role + ', ' + persona.knowledge_level + ', ' + tags + ', ' + privilege + ')'
+}
+
+export const nextSortOrder = (values: DemographicValue[]): number =>
+  Math.max(0, ...values.map((v) => v.sort_order)) + 1
+
+export async function addValues(api: Api, dimensionId: string, names: string[]): Promise<BulkAddValuesResponse> {
+  const body: BulkAddValues = {
+    values: names.map((value, i) => ({ value, display_name: value.toUpperCase(), sort_order: i + 1, metadata: { from: 'app' } })),
+  }
+  const res = await fetch(api.base + '/v1/demographics/' + dimensionId + '/values/bulk', {
+    method: 'POST',
+    headers: { authorization: 'Bearer ' + api.token, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  if (!res.ok) throw new Error(describe(await res.json()))
+  return (await res.json()) as BulkAddValuesResponse
+}
+
+export const rulesBySeverity = (page: PolicyRuleListResponse): Record<string, PolicyRule[]> => {
+  const groups: Record<string, PolicyRule[]> = {}
+  for (const rule of page.results) (groups[rule.consequence.severity] ??= []).push(rule)
+  return groups
+}
+
+export function isValidationError(body: unknown): body is HTTPValidationError {
+  return typeof body === 'object' && body !== null && Array.isArray((body as { detail?: unknown }).detail)
+}
+
+/** One line for any error body the API sends: a 422's entries, or another refusal's sentence. */
+export function describe(body: HTTPValidationError | HTTPError | unknown): string {
+  if (isValidationError(body)) return body.detail.map((e: ValidationError) => e.loc.join('.') + ': ' + e.msg).join('; ')
+  if (typeof body === 'object' && body !== null && typeof (body as HTTPError).detail === 'string') return (body as HTTPError).detail
+  return 'unexpected answer'
+}
+
+export function fieldErrors(error: HTTPValidationError): Map<string, string> {
+  return new Map(error.detail.map((e) => [String(e.loc[e.loc.length - 1]), e.msg]))
+}
+
+export const samePersona = (persona: Persona): BrowserPersona => persona
+
+// The types are precise, not any: each line under a @ts-expect-error must be an error.
+export function precise(value: DemographicValue): void {
+  // @ts-expect-error sort_order is a number
+  const text: string = value.sort_order
+  // @ts-expect-error a bulk item needs its value
+  const body: BulkAddValues = { values: [{ display_name: 'x' }] }
+  // @ts-expect-error intent is one of four words
+  const intent: Persona['intent'] = 'friendly'
+  console.log(text, body, intent)
+}
+`
+
+/** Runs the compiled app against the mock installed beside it, as the app's own tests would. */
+const RUN = `
+import { createMockServer } from 'agent-console-mock/node'
+import { addValues, adversaries, describe, label, listPersonas, nextSortOrder, rulesBySeverity } from './out/app.js'
+
+const mock = await createMockServer({ seed: 5, personasPerTeam: 12 })
+const { teams, tokens, dimensions, policies } = mock.fixtures
+const reader = { base: mock.baseUrl, token: tokens.team_reader }
+const admin = { base: mock.baseUrl, token: tokens.super_admin }
+const page = await listPersonas(reader, { team_id: teams[0].id, limit: 12 })
+const added = await addValues(admin, dimensions[0].id, ['north', 'south'])
+const rules = await fetch(mock.url('/v1/policies/' + policies[0].id + '/rules'), { headers: { authorization: 'Bearer ' + tokens.team_reader } })
+const invalid = await fetch(mock.url('/v1/personas/?team_id=' + teams[0].id + '&limit=0'), { headers: { authorization: 'Bearer ' + tokens.team_reader } })
+console.log(JSON.stringify({
+  total: page.total,
+  adversaries: adversaries(page).length <= page.results.length,
+  label: typeof label(page.results[0]),
+  next: nextSortOrder(added),
+  severities: Object.keys(rulesBySeverity(await rules.json())).length > 0,
+  error: describe(await invalid.json()),
+}))
+mock.close()
+`
+
+/** The standalone server without swagger-ui-dist: /docs says what to install, /openapi.json answers. */
+const DOCS = `
+import { createMockApp } from 'agent-console-mock/server'
+const { app } = await createMockApp({ logger: { info() {}, error: console.error } })
+const server = app.listen(0, '127.0.0.1')
+await new Promise((resolve) => server.once('listening', resolve))
+const base = 'http://127.0.0.1:' + server.address().port
+const docs = await fetch(base + '/docs')
+const openapi = await fetch(base + '/openapi.json')
+console.log(JSON.stringify({ docs: docs.status, text: await docs.text(), openapi: openapi.status, title: (await openapi.json()).info.title }))
+server.close()
+`
+
+beforeAll(() => {
+  run('npm', ['pack', '--loglevel=error', '--pack-destination', folder], root)
+  const tarball = readdirSync(folder).find((name) => name.endsWith('.tgz'))!
+  mkdirSync(join(project, 'src'), { recursive: true })
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'frontend-app', version: '1.0.0', type: 'module', private: true }),
+  )
+  // msw is the peer the app brings; --prefer-offline takes what npm's cache holds (everything, normally).
+  run(
+    'npm',
+    ['install', '--prefer-offline', '--loglevel=error', join(folder, tarball), 'msw@2.15.0', 'typescript@5.9.3'],
+    project,
+  )
+  writeFileSync(join(project, 'src/app.ts'), APP)
+  writeFileSync(join(project, 'run.mjs'), RUN)
+  writeFileSync(join(project, 'docs.mjs'), DOCS)
+}, 300_000)
+
+/** A frontend's tsconfig: strict, DOM, no Node types. */
+function compile(resolution: 'bundler' | 'nodenext', skipLibCheck: boolean, emit: boolean) {
+  const module = resolution === 'bundler' ? 'ESNext' : 'NodeNext'
+  const config = `tsconfig.${resolution}.${skipLibCheck}.json`
+  writeFileSync(
+    join(project, config),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module,
+        moduleResolution: resolution,
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        types: [],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        skipLibCheck,
+        noEmit: !emit,
+        outDir: 'out',
+        rootDir: 'src',
+      },
+      include: ['src'],
+    }),
+  )
+  return run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', config], project)
+}
+
+for (const resolution of ['bundler', 'nodenext'] as const)
+  for (const skipLibCheck of [true, false]) {
+    it(`compiles the app with tsc --strict (moduleResolution ${resolution}, skipLibCheck ${skipLibCheck})`, () => {
+      expect(compile(resolution, skipLibCheck, false)).toBe('')
+    }, 240_000)
+  }
+
+it('runs the compiled app against the installed mock', () => {
+  compile('nodenext', true, true)
+  const answer = JSON.parse(run(process.execPath, ['run.mjs'], project))
+  expect(answer).toEqual({
+    total: 12,
+    adversaries: true,
+    label: 'string',
+    next: 3,
+    severities: true,
+    error: 'query.limit: Input should be greater than or equal to 1',
+  })
+}, 240_000)
+
+it('serves /openapi.json without swagger-ui-dist, and a /docs page that says to install it', () => {
+  const answer = JSON.parse(run(process.execPath, ['docs.mjs'], project))
+  expect(answer).toMatchObject({ docs: 200, openapi: 200, title: 'Agent Management Console API' })
+  expect(answer.text).toContain('Install swagger-ui-dist to get the interactive docs')
+}, 120_000)
