@@ -22,5 +22,14 @@ export { MockInstance, type InstanceOptions } from './mock/instance.js'
 export { Sessions, SESSION_COOKIE, SESSION_HEADER, DEFAULT_SESSION_LIMIT } from './mock/sessions.js'
 export { FaultsConfig } from './mock/faults.js'
 export { StateError, STATE_FORMAT } from './mock/state.js'
+export { Clock, type ClockState, type ClockTime } from './mock/clock.js'
+export {
+  RecordError,
+  RecordFactory,
+  type Builders,
+  type Creators,
+  type Overrides,
+  type RecordCollection,
+} from './factories/build.js'
 /** The API's bodies as a frontend receives and sends them (types only): `Persona`, `PersonaListResponse`, ... */
 export type * from './api/wire-types.js'

@@ -7,9 +7,11 @@ import { answer, encodedJsonResponse, httpError, jsonResponse, methodNotAllowed 
 import { FaultsConfig } from '../mock/faults.js'
 import type { MockInstance } from '../mock/instance.js'
 import type { Sessions } from '../mock/sessions.js'
+import type { Profile } from '../model/profile.js'
 import { StateError } from '../mock/state.js'
 import { dropSession, listSessions } from './control-sessions.js'
 import { advanceClock, clockState, setClock } from './control-clock.js'
+import { createRecords, deleteRecord } from './control-records.js'
 import { toHar } from './har.js'
 
 /** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
@@ -36,6 +38,8 @@ export interface ControlSettings {
   sessions?: Sessions
   /** The seed and size a reset without options returns to (the configured ones, not the last reset's). */
   configuredWorld: Required<WorldOptions>
+  /** The API's profile: records the control API answers are written as the API writes them. */
+  profile: Profile
 }
 
 /** An answer on the world of the request's session. */
@@ -153,6 +157,18 @@ export function createControl(settings: ControlSettings) {
       path: '/clock/advance',
       description: 'moves the clock forward, frozen or not: {"seconds": n}',
       answer: (request, _, instance) => advanceClock(request, instance.clock),
+    },
+    {
+      method: 'POST',
+      path: '/records/{collection}',
+      description: 'stores a record (an object of fields) or several (an array), defaults filled in, all or none: 201',
+      answer: (request, url, instance) => createRecords(request, url, instance, settings.profile),
+    },
+    {
+      method: 'DELETE',
+      path: '/records/{collection}/{id}',
+      description: 'deletes a record and the records that belong to it: 204, or 404',
+      answer: deleteRecord,
     },
     {
       method: 'GET',

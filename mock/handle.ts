@@ -1,5 +1,6 @@
 import type { Fixtures } from '../auth/fixtures.js'
 import { DEVELOPMENT_JWT_SECRET, mintToken, type TokenClaims } from '../auth/tokens.js'
+import type { Builders, Creators } from '../factories/build.js'
 import type { WorldOptions } from '../factories/world.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 import type { World } from '../model/world.js'
@@ -52,6 +53,23 @@ export class MockHandle {
    */
   get clock(): Clock {
     return this.instance.clock
+  }
+
+  /**
+   * A valid record of each kind, not stored: defaults, a seeded id, timestamps from the clock.
+   * @example const persona = mock.build.persona({ intent: 'adversarial' })
+   */
+  get build(): Builders {
+    return this.instance.records.builders
+  }
+
+  /**
+   * Stores a valid record of each kind in the current world: the API answers with it at once.
+   * @throws RecordError naming each bad field
+   * @example const team = await mock.create.team({ name: 'Empty team' })
+   */
+  get create(): Creators {
+    return this.instance.records.creators
   }
 
   /** Back to a freshly seeded world (the same seed and size unless given); faults are cleared. */

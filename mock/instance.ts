@@ -1,6 +1,7 @@
 import { buildFixtures, type Fixtures } from '../auth/fixtures.js'
 import { DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
 import { checkWorldOptions, createWorld, type WorldOptions } from '../factories/world.js'
+import { RecordFactory } from '../factories/build.js'
 import { World } from '../model/world.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
@@ -30,6 +31,8 @@ export class MockInstance {
   readonly faults = new Faults()
   /** This instance's time: new records' timestamps, token expiry. A reset sets it back to real time. */
   readonly clock = new Clock()
+  /** Valid records of the current world: `records.builders`, `records.creators`, `create`, `delete`. */
+  readonly records = new RecordFactory(this)
   readonly journal: Journal
   #world: World
   #fixtures: Fixtures
