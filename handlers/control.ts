@@ -3,12 +3,13 @@ import { Claims } from '../auth/claims.js'
 import { mintToken } from '../auth/tokens.js'
 import { MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
 import type { WorldOptions } from '../factories/world.js'
-import { answer, encodedJsonResponse, httpError, jsonResponse, methodNotAllowed } from '../fastapi/responses.js'
+import { answer, httpError, jsonResponse, methodNotAllowed } from '../fastapi/responses.js'
 import { FaultsConfig } from '../mock/faults.js'
 import type { MockInstance } from '../mock/instance.js'
 import type { Sessions } from '../mock/sessions.js'
 import type { Profile } from '../model/profile.js'
 import { StateError } from '../mock/state.js'
+import { stateExport } from './state-export.js'
 import { dropSession, listSessions } from './control-sessions.js'
 import { advanceClock, clockState, setClock } from './control-clock.js'
 import { createRecords, deleteRecord } from './control-records.js'
@@ -132,7 +133,7 @@ export function createControl(settings: ControlSettings) {
       method: 'GET',
       path: '/state',
       description: 'the whole world as JSON',
-      answer: (_, __, instance) => encodedJsonResponse(200, instance.exportState()),
+      answer: stateExport(),
     },
     {
       method: 'PUT',

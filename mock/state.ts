@@ -24,7 +24,8 @@ export class StateError extends Error {
   override name = 'StateError'
 }
 
-const StateFile = z.object({
+/** A state file's schema (the records' schemas inside). */
+export const StateFile = z.object({
   format: z.literal(STATE_FORMAT),
   version: z.literal(STATE_VERSION),
   // A safe integer (z.int()), as `--seed` and createWorld take; resets and new sessions are seeded with both.
@@ -77,9 +78,21 @@ export function parseState(text: string): WorldState {
     throw new StateError(`the state does not fit the schemas: ${problems.join('; ')}`)
   }
   const { seed, personasPerTeam, world } = parsed.data
-  const contradictions = findContradictions(world as WorldContents)
-  if (contradictions.length > 0) throw new StateError(`the records contradict each other: ${contradictions.join('; ')}`)
+  refuseContradictions(runToEnd(findContradictions(world as WorldContents)))
   return { seed, personasPerTeam, contents: world as WorldContents }
+}
+
+/** @throws StateError naming the contradictions found, if any */
+export function refuseContradictions(contradictions: readonly string[]): void {
+  if (contradictions.length > 0) throw new StateError(`the records contradict each other: ${contradictions.join('; ')}`)
+}
+
+/** Runs a generator to its end at once: its value. */
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
 }
 
 /**
@@ -90,33 +103,38 @@ export function parseState(text: string): WorldState {
  * about 20 s.
  * @returns at most five problems, each with its path
  */
-function findContradictions(world: WorldContents): string[] {
+export function* findContradictions(world: WorldContents): Generator<void, string[]> {
   const problems: string[] = []
   const report = (path: string, problem: string) => void (problems.length < 5 && problems.push(`${path}: ${problem}`))
-  const idsOf = (name: keyof WorldContents) => {
-    const first = new Map<string, number>()
-    world[name].forEach(({ id }, i) => {
+  // Pauses after every record (a caller may give the event loop back there).
+  function* idsOf(name: keyof WorldContents, first = new Map<string, number>()): Generator<void, Map<string, number>> {
+    for (const [i, { id }] of world[name].entries()) {
       const seen = first.get(id)
       if (seen === undefined) first.set(id, i)
       else report(`world.${name}.${i}.id`, `the id of world.${name}.${seen} again`)
-    })
+      yield
+    }
     return first
   }
-  const [teams, dimensions, policies] = [idsOf('teams'), idsOf('dimensions'), idsOf('policies')]
-  idsOf('personas')
-  idsOf('values')
-  idsOf('rules')
-  const refer = (name: keyof WorldContents, key: string, ids: Map<string, number>, kind: string) =>
-    world[name].forEach((record, i) => {
+  const teams = yield* idsOf('teams')
+  const dimensions = yield* idsOf('dimensions')
+  const policies = yield* idsOf('policies')
+  yield* idsOf('personas')
+  yield* idsOf('values')
+  yield* idsOf('rules')
+  function* refer(name: keyof WorldContents, key: string, ids: Map<string, number>, kind: string) {
+    for (const [i, record] of world[name].entries()) {
       const id = (record as unknown as Record<string, string>)[key] as string
       if (!ids.has(id)) report(`world.${name}.${i}.${key}`, `no ${kind} has the id ${id}`)
-    })
-  refer('personas', 'team_id', teams, 'team')
-  refer('policies', 'team_id', teams, 'team')
-  refer('rules', 'policy_id', policies, 'policy')
-  refer('values', 'dimension_id', dimensions, 'dimension')
+      yield
+    }
+  }
+  yield* refer('personas', 'team_id', teams, 'team')
+  yield* refer('policies', 'team_id', teams, 'team')
+  yield* refer('rules', 'policy_id', policies, 'policy')
+  yield* refer('values', 'dimension_id', dimensions, 'dimension')
   const values = new Map<string, number>()
-  world.values.forEach(({ dimension_id, value, value_metadata }, i) => {
+  for (const [i, { dimension_id, value, value_metadata }] of world.values.entries()) {
     // Dimension ids are UUIDs: no colon, so the key is one (dimension, value) pair.
     const seen = values.get(`${dimension_id}:${value}`)
     if (seen === undefined) values.set(`${dimension_id}:${value}`, i)
@@ -124,7 +142,8 @@ function findContradictions(world: WorldContents): string[] {
     if (!(value_metadata instanceof PyDict) || !isFiniteJson(value_metadata)) {
       report(`world.values.${i}.value_metadata`, 'not a JSON object of finite numbers')
     }
-  })
+    yield
+  }
   return problems
 }
 
@@ -139,7 +158,7 @@ function isFiniteJson(value: PyValue): boolean {
  * Python values to the records' plain JS shapes. `value_metadata` stays a Python dict:
  * it is free-form data whose key order and number types the API writes back as they came.
  */
-function toPlain(value: PyValue): unknown {
+export function toPlain(value: PyValue): unknown {
   if (value instanceof PyFloat) return value.value
   if (Array.isArray(value)) return value.map(toPlain)
   if (value instanceof PyDict) {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { getResponse, passthrough, type RequestHandler } from 'msw'
 import { answerBytesOnly } from '../../core/index.js'
 import { internalServerError, writtenBody } from '../../fastapi/responses.js'
+import { streamedBody } from '../../fastapi/streaming-response.js'
 import { toFetchRequest } from './node-request.js'
 
 /** What a request's answer goes through before it is sent (see {@link MiddlewareOptions.beforeSend}). */
@@ -46,6 +47,7 @@ export function mockMiddleware({ handlers, beforeSend, afterResponse, onError }:
     if (!response || isPassthrough(response)) return next()
     if (response.type === 'error') return void res.destroy()
     if (finish) {
+      const answered = response
       try {
         const replaced = finish(response)
         response = replaced instanceof Promise ? await replaced : replaced
@@ -53,6 +55,8 @@ export function mockMiddleware({ handlers, beforeSend, afterResponse, onError }:
         onError?.(error, req)
         response = internalServerError()
       }
+      // A streamed answer replaced (refused) is never read: end it, so it frees what it holds.
+      if (response !== answered) void streamedBody(answered)?.cancel()
     }
     // A body left unread (refused as too large) would hold up the next request on this connection.
     if (!req.complete) res.setHeader('connection', 'close')
@@ -76,7 +80,41 @@ export async function send(res: ServerResponse, response: Response, method: stri
   for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value)
   const cookies = response.headers.getSetCookie()
   if (cookies.length) res.setHeader('set-cookie', cookies)
-  const body = writtenBody(response) ?? new Uint8Array(await response.arrayBuffer())
+  const streamed = streamedBody(response)
+  if (streamed && method === 'HEAD') void streamed.cancel()
+  else if (streamed) return sendStream(res, streamed)
+  const body = streamed ? new Uint8Array(0) : (writtenBody(response) ?? new Uint8Array(await response.arrayBuffer()))
   if (method === 'HEAD' || body.byteLength === 0) res.end()
   else res.end(body)
+}
+
+/**
+ * Writes a streamed answer (chunked) with backpressure both ways: the next chunk is asked for
+ * only once the socket took the last one (`drain`), so a client that reads slowly holds one chunk
+ * and its socket's buffers, never the whole body. A client that goes away cancels the stream; a
+ * stream that fails (an export dropped for being idle) closes the connection, so the client sees
+ * a cut body, never a complete-looking one.
+ */
+async function sendStream(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader()
+  const closed = new Promise<'closed'>((resolve) => res.once('close', () => resolve('closed')))
+  // The stream may fail while the socket is full (an export dropped for being idle): stop waiting then.
+  const failed = reader.closed.then(
+    () => 'ended' as const,
+    () => 'failed' as const,
+  )
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), closed])
+      if (next === 'closed') return void (await reader.cancel())
+      if (next.done) return void res.end()
+      if (res.write(next.value)) continue
+      const drained = new Promise<'drained'>((resolve) => res.once('drain', () => resolve('drained')))
+      const waited = await Promise.race([drained, closed, failed])
+      if (waited === 'closed') return void (await reader.cancel())
+      if (waited === 'failed') return void res.destroy()
+    }
+  } catch {
+    res.destroy()
+  }
 }
