@@ -27,6 +27,7 @@ import {
 export async function readState(text: string): Promise<WorldState> {
   const slice = new TimeSlice()
   const state = await readInSlices(text, slice)
+  lastPath = state === undefined ? 'whole' : 'sliced'
   if (state === undefined) return parseState(text)
   const steps = findContradictions(state.contents)
   for (let step = steps.next(); ; step = steps.next()) {
@@ -38,13 +39,21 @@ export async function readState(text: string): Promise<WorldState> {
   }
 }
 
+let lastPath: 'sliced' | 'whole' | undefined
+
+/** How the last {@link readState} read its state: in slices, or whole by `parseState` (what its test checks). */
+export const lastReadPath = (): 'sliced' | 'whole' | undefined => lastPath
+
 /** The header of a state file, its records checked apart. */
 const StateHeader = StateFile.extend({
   world: z.object(
     Object.fromEntries(Object.keys(StateFile.shape.world.shape).map((name) => [name, z.array(z.unknown())])),
   ),
 })
-const RECORD_SCHEMAS = StateFile.shape.world.shape
+/** The schema of one record of each of the world's arrays. */
+const RECORD_SCHEMAS: Record<string, z.ZodType> = Object.fromEntries(
+  Object.entries(StateFile.shape.world.shape).map(([name, array]) => [name, array.element]),
+)
 
 /** Nesting deeper than this anywhere is left to the whole decoder (its depth limit counts from the top). */
 const MAX_SCANNED_DEPTH = 64
@@ -72,26 +81,31 @@ async function readInSlices(text: string, slice: TimeSlice): Promise<WorldState 
     const value = decodeSpan(text, span)
     return key === 'value_metadata' ? value : toPlain(value)
   }
-  const plain: Record<string, unknown> = {}
-  const records: Record<string, unknown[]> = {}
+  // Each record is decoded and validated at once: only the validated copy is kept.
+  // Without a prototype: a member named `__proto__` is a member, as Object.fromEntries makes it in parseState.
+  const plain: Record<string, unknown> = Object.create(null)
   try {
     for (const [key, value] of top) {
       if (!(value instanceof Map)) {
         plain[key] = decode(value, key)
         continue
       }
-      const world: Record<string, unknown> = {}
+      const world: Record<string, unknown> = Object.create(null)
       for (const [name, member] of value) {
         if (!('records' in member)) {
           world[name] = decode(member, name)
           continue
         }
-        const decoded: unknown[] = (world[name] = [])
+        const schema = Object.hasOwn(RECORD_SCHEMAS, name) ? RECORD_SCHEMAS[name] : undefined
+        const records: unknown[] = (world[name] = [])
         for (const span of member.records) {
           if (slice.due()) await slice.yield()
-          decoded.push(decode(span, undefined))
+          const record = decode(span, undefined)
+          if (!schema) continue // a member the schema leaves out: decoded (it must be JSON), not kept
+          const result = schema.safeParse(record)
+          if (!result.success) return undefined
+          records.push(result.data)
         }
-        records[name] = decoded
       }
       plain[key] = world
     }
@@ -102,17 +116,7 @@ async function readInSlices(text: string, slice: TimeSlice): Promise<WorldState 
   if (plain.format !== STATE_FORMAT) return undefined
   const header = StateHeader.safeParse(plain)
   if (!header.success) return undefined
-  const world: Record<string, unknown[]> = {}
-  for (const [name, schema] of Object.entries(RECORD_SCHEMAS)) {
-    const parsed: unknown[] = (world[name] = [])
-    for (const record of records[name] ?? []) {
-      if (slice.due()) await slice.yield()
-      const result = schema.safeParse(record)
-      if (!result.success) return undefined
-      parsed.push(result.data)
-    }
-  }
-  const { seed, personasPerTeam } = header.data
+  const { seed, personasPerTeam, world } = header.data
   return { seed, personasPerTeam, contents: world as unknown as WorldContents }
 }
 

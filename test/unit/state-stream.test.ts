@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, it, vi } from 'vitest'
 import { statePieces, stateStream } from '../../mock/state-stream.js'
-import { readState } from '../../mock/state-read.js'
+import { lastReadPath, readState } from '../../mock/state-read.js'
 import { parseState, serializeState, type WorldState } from '../../mock/state.js'
 import type { WorldContents } from '../../model/world.js'
 import { PyDict, PyFloat } from '../../python/value.js'
@@ -125,6 +125,7 @@ it('reads a state as parseState does, giving the event loop back', async () => {
   setImmediate(count)
   const read = await readState(text)
   counting = false
+  expect(lastReadPath(), 'read in slices, not handed to parseState').toBe('sliced')
   expect(read).toEqual(parseState(text))
   expect(turns, 'setImmediate callbacks ran while the state was read').toBeGreaterThan(2)
 })
@@ -151,7 +152,10 @@ it('refuses what parseState refuses, with the same words, and takes what it take
     '[]',
     '',
     '{"format":"agent-console-mock/state","world":{"teams":"x"}}',
+    text.replace('"world":{', '"__proto__":{"a":1},"world":{"__proto__":[{"b":2}],"toString":[],'),
+    text.replace('"teams":[{', '"teams":[{"__proto__":{"id":"x"},'),
   ]
+  const paths: Array<string | undefined> = []
   for (const [i, input] of cases.entries()) {
     const outcome = (read: () => unknown) => {
       try {
@@ -166,5 +170,12 @@ it('refuses what parseState refuses, with the same words, and takes what it take
       (error: Error) => ({ error: error.message }),
     )
     expect(actual, `case ${i}`).toEqual(expected)
+    paths.push(lastReadPath())
   }
+  // The valid ones (the first five, and the __proto__ members) are read in slices; the others go to parseState.
+  expect(paths).toEqual([
+    ...['sliced', 'sliced', 'whole', 'sliced', 'sliced'],
+    ...Array.from({ length: cases.length - 7 }, () => 'whole'),
+    ...['sliced', 'sliced'],
+  ])
 })
