@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { createServer, type ViteDevServer } from 'vite'
+import { afterEach, expect, it } from 'vitest'
+import { agentConsoleMock, type MockPluginOptions } from 'agent-console-mock/vite'
+import { startTestServer } from '../support/server.js'
+
+const fixture = fileURLToPath(new URL('./fixture', import.meta.url))
+const servers: Array<{ close(): Promise<void> }> = []
+afterEach(async () => {
+  for (const server of servers.splice(0).reverse()) await server.close()
+})
+
+/** A dev server of the fixture app with the plugin, listening on a free loopback port. */
+async function devServer(options: MockPluginOptions, base = '/'): Promise<{ vite: ViteDevServer; url: string }> {
+  const vite = await createServer({
+    root: fixture,
+    base,
+    configFile: false,
+    logLevel: 'silent',
+    server: { host: '127.0.0.1', port: 0, hmr: false, ws: false },
+    optimizeDeps: { noDiscovery: true },
+    plugins: [agentConsoleMock(options)],
+  })
+  servers.push(vite)
+  await vite.listen()
+  const url = vite.resolvedUrls?.local[0]
+  if (!url) throw new Error('the dev server has no local URL')
+  return { vite, url: new URL(url).origin }
+}
+
+/** The page, its inline loader (Vite serves inline module scripts as html-proxy modules) and the start module. */
+async function pageModules(url: string, base = '/') {
+  const page = await text(url + base)
+  const proxied = /<script type="module" src="([^"]+html-proxy[^"]+)"/.exec(page.body)?.[1]?.replaceAll('&amp;', '&')
+  const loader = proxied ? await text(url + proxied) : undefined
+  const startUrl = /await import\("([^"]*virtual:agent-console-mock\/start)"\)/.exec(loader?.body ?? '')?.[1]
+  const start = startUrl ? await text(url + startUrl) : undefined
+  return { page: page.body, loader: loader?.body, start: start?.body }
+}
+
+const text = async (url: string, init?: RequestInit) => {
+  const response = await fetch(url, init)
+  return { status: response.status, type: response.headers.get('content-type'), body: await response.text() }
+}
+
+it('serves the worker script of the msw the mock runs on, byte for byte', async () => {
+  const { url } = await devServer({})
+  const response = await fetch(`${url}/mockServiceWorker.js`)
+  const script = readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'))
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-type')).toMatch(/^text\/javascript/)
+  expect(Buffer.from(await response.arrayBuffer()).equals(script), 'the same bytes as msw/mockServiceWorker.js').toBe(
+    true,
+  )
+})
+
+it('serves the worker script under the base, and tells the page where', async () => {
+  const { url } = await devServer({}, '/app/')
+  expect((await text(`${url}/app/mockServiceWorker.js`)).status).toBe(200)
+  const { start } = await pageModules(url, '/app/')
+  expect(start).toContain('serviceWorkerUrl: "/app/mockServiceWorker.js"')
+})
+
+it("runs the app's module scripts only after the start module, which starts the worker with the options", async () => {
+  const { url } = await devServer({ seed: 7, personasPerTeam: 12, profile: { missingCredentialsStatus: 403 } })
+  const { page, loader, start } = await pageModules(url)
+  expect(page, 'the app script is no longer loaded on its own').not.toContain('src="/main.js"')
+  expect(loader).toMatch(
+    /await import\("\/@id\/__x00__virtual:agent-console-mock\/start"\)\s*await import\("\/main\.js"\)/,
+  )
+  expect(start).toContain('startMockWorker')
+  expect(start).toContain('{"seed":7,"personasPerTeam":12,"profile":{"missingCredentialsStatus":403}}')
+  expect(start, 'the page query is read').toContain(`get('scenario')`)
+})
+
+it('proxies /v1 and /__mock to a standalone server and starts no worker', async () => {
+  const server = await startTestServer({ seed: 3 })
+  servers.push(server)
+  const { url } = await devServer({ mockServer: server.url })
+  const page = await text(`${url}/`)
+  expect(page.body).toContain('src="/main.js"')
+  expect(page.body).not.toContain('agent-console-mock')
+  const fixtures = JSON.parse((await text(`${url}/__mock/fixtures`)).body)
+  expect(fixtures.seed).toBe(3)
+  const init = { headers: { authorization: `Bearer ${fixtures.tokens.team_reader}` } }
+  const [viaVite, direct] = await Promise.all([
+    text(`${url}/v1/personas/?limit=3`, init),
+    text(`${server.url}/v1/personas/?limit=3`, init),
+  ])
+  expect(viaVite.status).toBe(200)
+  expect(viaVite.type).toBe('application/json')
+  expect(viaVite.body, "the standalone server's answer, as it is").toBe(direct.body)
+})
