@@ -5,7 +5,11 @@ import type { Plugin, ResolvedConfig } from 'vite'
 import type { MockOptions } from '../../mock/handle.js'
 import { START_ID, startBeforeApp, startModule } from './html.js'
 
-export interface MockPluginOptions extends MockOptions {
+/**
+ * What `startMockWorker` takes, as JSON: the options reach the page as text in the start module, so
+ * anything that is code (custom `scenarios`) cannot be given here.
+ */
+export interface MockPluginOptions extends Omit<MockOptions, 'scenarios'> {
   /**
    * A running standalone server (`npx agent-console-mock`) to send `/v1` and `/__mock` to, through Vite's
    * `server.proxy`, instead of starting the worker in the page. E.g. `'http://127.0.0.1:4010'`.

@@ -1,13 +1,18 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createServer, type ViteDevServer } from 'vite'
-import { afterEach, expect, it } from 'vitest'
+import { afterAll, afterEach, expect, it } from 'vitest'
 import { agentConsoleMock, type MockPluginOptions } from 'agent-console-mock/vite'
 import { startTestServer } from '../support/server.js'
 
 const fixture = fileURLToPath(new URL('./fixture', import.meta.url))
 const servers: Array<{ close(): Promise<void> }> = []
+// Vite's dependency cache of its own, not the project's node_modules/.vite (the demo's).
+const cacheDir = mkdtempSync(join(tmpdir(), 'agent-console-mock-vite-dev-'))
+afterAll(() => rmSync(cacheDir, { recursive: true, force: true }))
 afterEach(async () => {
   for (const server of servers.splice(0).reverse()) await server.close()
 })
@@ -18,6 +23,7 @@ async function devServer(options: MockPluginOptions, base = '/'): Promise<{ vite
     root: fixture,
     base,
     configFile: false,
+    cacheDir,
     logLevel: 'silent',
     server: { host: '127.0.0.1', port: 0, hmr: false, ws: false },
     optimizeDeps: { noDiscovery: true },
