@@ -24,6 +24,17 @@ export { FaultsConfig } from './mock/faults.js'
 export { StateError, STATE_FORMAT } from './mock/state.js'
 export { Clock, type ClockState, type ClockTime } from './mock/clock.js'
 export {
+  defineScenario,
+  ScenarioRegistry,
+  SCENARIO_HEADER,
+  UnknownScenarioError,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioOverride,
+  type ScenarioOverrideContext,
+} from './mock/scenarios.js'
+export { BUILTIN_SCENARIOS } from './mock/scenarios-builtin.js'
+export {
   RecordError,
   RecordFactory,
   type Builders,

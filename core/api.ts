@@ -5,6 +5,8 @@ import type { Route, RouteResult } from '../fastapi/router.js'
 import { statusPhrase } from '../fastapi/status-phrases.js'
 import { OPERATIONS } from '../handlers/index.js'
 import type { MockInstance } from '../mock/instance.js'
+import { answerWithOverrides, claimsOf, profileOf, scenarioView, type ScenarioView } from '../mock/scenario-effects.js'
+import { SCENARIO_HEADER, UnknownScenarioError } from '../mock/scenarios.js'
 import { redirectLocation } from '../python/url-quote.js'
 import { settle } from './boundary.js'
 import type { Exchange } from './exchange.js'
@@ -21,7 +23,7 @@ export function createApi(settings: CoreSettings) {
     const instance = await settings.instanceFor(exchange.request)
     const body = bodyCopy(exchange.request)
     const response = await settle(
-      () => answer(result, exchange, instance, settings),
+      async () => answer(result, exchange, await viewOf(exchange.request, instance, settings), settings),
       (error) => settings.logError(`${exchange.request.method} ${exchange.url.pathname} failed:`, error),
     )
     const bytes = await body
@@ -30,27 +32,48 @@ export function createApi(settings: CoreSettings) {
   }
 }
 
+/**
+ * The world, clock, faults and scenario effects a request is answered with: its instance's, and
+ * the scenarios its `X-Mock-Scenario` names on top, for this request only (400 for an unknown name).
+ */
+async function viewOf(request: Request, instance: MockInstance, settings: CoreSettings): Promise<ScenarioView> {
+  const names = request.headers.get(SCENARIO_HEADER)
+  try {
+    return await scenarioView(instance, names === null ? [] : settings.scenarios.resolve(names))
+  } catch (error) {
+    if (error instanceof UnknownScenarioError) throw httpError(400, `${error.message} (${SCENARIO_HEADER})`)
+    throw error
+  }
+}
+
 async function answer(
   result: RouteResult<Route>,
   { request, url }: Exchange,
-  instance: MockInstance,
+  view: ScenarioView,
   settings: CoreSettings,
 ): Promise<Response> {
   switch (result.kind) {
     case 'match': {
       const name = result.route.name as OperationName
-      const fault = await faultOf(name, instance, settings)
+      const fault = await faultOf(name, view, settings)
       if (fault) return fault
-      const now = instance.clock.nowSeconds()
-      return OPERATIONS[name]({
-        request,
-        params: result.params,
-        query: new QueryParams(url.search.slice(1)),
-        world: instance.world,
-        profile: settings.profile,
-        verifyToken: (token) => settings.verifyToken(token, now),
-        now,
-      })
+      const now = view.clock.nowSeconds()
+      const { world, effects } = view
+      const context = { request, params: result.params, world, fixtures: view.fixtures }
+      return answerWithOverrides(effects?.overrides[name], context, profileOf(settings.profile, effects), (profile) =>
+        OPERATIONS[name]({
+          request,
+          params: result.params,
+          query: new QueryParams(url.search.slice(1)),
+          world,
+          profile,
+          verifyToken: async (token) => {
+            const claims = await settings.verifyToken(token, now)
+            return claims && claimsOf(claims, effects)
+          },
+          now,
+        }),
+      )
     }
     case 'redirect':
       return temporaryRedirect(redirectLocation(url, result.path))
@@ -64,10 +87,10 @@ async function answer(
 /** Waits the configured latency; then the answer a fault puts in place of the operation's, if any. */
 async function faultOf(
   operation: OperationName,
-  instance: MockInstance,
+  view: ScenarioView,
   settings: CoreSettings,
 ): Promise<Response | undefined> {
-  const fault = instance.faults.decide(operation)
+  const fault = view.faults.decide(operation)
   const wait = settings.delayMs + fault.latencyMs
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
   if (fault.outcome === 'drop') return Response.error()

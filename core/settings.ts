@@ -7,6 +7,8 @@ import type { WorldOptions } from '../factories/world.js'
 import type { ControlGuard } from './control-guard.js'
 import { DEV_CORS, type CorsSettings } from './cors.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
+import { SCENARIO_HEADER, ScenarioRegistry, type Scenario } from '../mock/scenarios.js'
+import { BUILTIN_SCENARIOS } from '../mock/scenarios-builtin.js'
 
 export interface CoreOptions {
   /** The mock backend: one instance, or sessions (an instance per session key). */
@@ -47,6 +49,8 @@ export interface CoreOptions {
    * or the test process itself reaches the mock). @default none: no checks
    */
   controlGuard?: ControlGuard
+  /** Scenarios of your own (`defineScenario`), beside the built-in ones; one of a built-in's name replaces it. */
+  scenarios?: readonly Scenario[]
   /** Where a bug of the mock (an exception) is reported. @default console.error */
   logError?: (message: string, error: unknown) => void
 }
@@ -67,7 +71,8 @@ export function resolveSettings(options: CoreOptions) {
     control: options.control ?? true,
     controlGuard: options.controlGuard,
     cors: options.cors === true ? DEV_CORS : options.cors || undefined,
-    sessionHeaders: (options.sessions ?? HEADER_OR_COOKIE_SESSIONS).headers,
+    sessionHeaders: [...(options.sessions ?? HEADER_OR_COOKIE_SESSIONS).headers, SCENARIO_HEADER],
+    scenarios: new ScenarioRegistry(BUILTIN_SCENARIOS, options.scenarios ?? []),
     logError: options.logError ?? ((message: string, error: unknown) => console.error(message, error)),
     instanceFor: instanceResolver(options),
     sessions: options.instance instanceof MockInstance ? undefined : options.instance,

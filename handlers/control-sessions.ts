@@ -1,9 +1,10 @@
 import { answer, httpError, jsonResponse } from '../fastapi/responses.js'
+import { effectsOf } from '../mock/scenario-effects.js'
 import type { Sessions } from '../mock/sessions.js'
 
 /**
  * `GET /__mock/sessions`: the session worlds kept, least recently used (the next dropped) first,
- * and how many are kept at most. `scenario` is `null` until scenarios exist; `writes` counts the
+ * and how many are kept at most. `scenario`: the scenarios selected, comma-separated (`null`: none); `writes` counts the
  * API requests that changed the session's world (answered 2xx to another method than GET, HEAD
  * or OPTIONS). A core serving one world (msw's hosts) has no sessions.
  * @example {"limit":100,"sessions":[{"key":"worker-1","scenario":null,"last_used":"2026-05-01T10:00:00.000Z","writes":2}]}
@@ -14,7 +15,7 @@ export async function listSessions(sessions: Sessions | undefined): Promise<Resp
     limit: sessions?.limit ?? 0,
     sessions: kept.map(({ key, lastUsed, instance }) => ({
       key,
-      scenario: null,
+      scenario: effectsOf(instance)?.names.join(',') || null,
       last_used: lastUsed.toISOString(),
       writes: instance.journal.writes,
     })),

@@ -13,6 +13,9 @@ import { stateExport } from './state-export.js'
 import { dropSession, listSessions } from './control-sessions.js'
 import { advanceClock, clockState, setClock } from './control-clock.js'
 import { createRecords, deleteRecord } from './control-records.js'
+import { listScenarios, selectedScenarios, selectScenario } from './control-scenarios.js'
+import { resetWithScenarios } from '../mock/scenario-effects.js'
+import type { ScenarioRegistry } from '../mock/scenarios.js'
 import { toHar } from './har.js'
 
 /** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
@@ -41,6 +44,8 @@ export interface ControlSettings {
   configuredWorld: Required<WorldOptions>
   /** The API's profile: records the control API answers are written as the API writes them. */
   profile: Profile
+  /** The scenarios known: built-in and the user's own. */
+  scenarios: ScenarioRegistry
 }
 
 /** An answer on the world of the request's session. */
@@ -90,7 +95,7 @@ export function createControl(settings: ControlSettings) {
       method: 'POST',
       path: '/reset',
       description:
-        'back to a freshly seeded world: {"seed", "personas"} where given, else the server\'s configured ones; clears faults',
+        'back to a freshly seeded world: {"seed", "personas"} where given, else the server\'s configured ones (and its --scenario); clears faults',
       answer: (request, _, instance) => reset(request, instance, settings.configuredWorld),
     },
     {
@@ -173,6 +178,25 @@ export function createControl(settings: ControlSettings) {
     },
     {
       method: 'GET',
+      path: '/scenarios',
+      description: 'every scenario known (built-in and --config), with its description',
+      server: () => listScenarios(settings.scenarios),
+    },
+    {
+      method: 'GET',
+      path: '/scenario',
+      description: 'the scenarios selected for this world: {"scenarios": [names]}',
+      answer: (_, __, instance) => selectedScenarios(instance),
+    },
+    {
+      method: 'PUT',
+      path: '/scenario',
+      description:
+        'a freshly seeded world with these scenarios applied in order: {"scenarios": ["empty-team", "slow"]}',
+      answer: (request, _, instance) => selectScenario(request, instance, settings.scenarios, settings.configuredWorld),
+    },
+    {
+      method: 'GET',
       path: '/sessions',
       description: 'the X-Mock-Session worlds kept: key, scenario, last used, writes',
       server: () => listSessions(settings.sessions),
@@ -233,7 +257,7 @@ function matchPath(pattern: string, path: string): Record<string, string> | unde
 async function reset(request: Request, instance: MockInstance, configured: Required<WorldOptions>) {
   const body = ResetBody.safeParse((await readJson(request)) ?? {})
   if (!body.success) throw badRequest(body.error)
-  await instance.reset({
+  await resetWithScenarios(instance, {
     seed: body.data.seed ?? configured.seed,
     personasPerTeam: body.data.personas ?? configured.personasPerTeam,
   })

@@ -1,11 +1,14 @@
 import type { Fixtures } from '../auth/fixtures.js'
 import { DEVELOPMENT_JWT_SECRET, mintToken, type TokenClaims } from '../auth/tokens.js'
 import type { Builders, Creators } from '../factories/build.js'
-import type { WorldOptions } from '../factories/world.js'
+import { checkWorldOptions, type WorldOptions } from '../factories/world.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 import type { World } from '../model/world.js'
 import type { Clock } from './clock.js'
 import { MockInstance } from './instance.js'
+import { effectsOf, resetWithScenarios, selectScenarios, setStartScenarios } from './scenario-effects.js'
+import { ScenarioRegistry, type Scenario } from './scenarios.js'
+import { BUILTIN_SCENARIOS } from './scenarios-builtin.js'
 
 /** What every runtime's entry is given: the world to build, the profile, the secret. */
 export interface MockOptions extends WorldOptions {
@@ -13,6 +16,13 @@ export interface MockOptions extends WorldOptions {
   profile?: ProfileOptions
   /** The secret tokens are signed and checked with. @default DEVELOPMENT_JWT_SECRET */
   jwtSecret?: string
+  /**
+   * Scenarios to start with (and to return to on `reset()`), applied in order: names, or one
+   * comma-separated string (`'empty-team,slow'`). An unknown name fails, listing the known ones.
+   */
+  scenario?: string | readonly string[]
+  /** Scenarios of your own (`defineScenario`), beside the built-in ones. */
+  scenarios?: readonly Scenario[]
 }
 
 /**
@@ -26,7 +36,7 @@ export class MockHandle {
 
   constructor(
     readonly instance: MockInstance,
-    options: MockOptions,
+    private readonly options: MockOptions,
   ) {
     this.profile = resolveProfile(options.profile)
     this.jwtSecret = options.jwtSecret ?? DEVELOPMENT_JWT_SECRET
@@ -72,16 +82,41 @@ export class MockHandle {
     return this.instance.records.creators
   }
 
-  /** Back to a freshly seeded world (the same seed and size unless given); faults are cleared. */
-  readonly reset = (options?: WorldOptions): Promise<void> => this.instance.reset(options)
+  /** Back to a freshly seeded world (the same seed and size unless given), with the starting scenarios; faults are cleared. */
+  readonly reset = (options?: WorldOptions): Promise<void> => resetWithScenarios(this.instance, options ?? {})
+
+  /**
+   * A freshly seeded world (the seed and size it was created with) with these scenarios applied in
+   * order, as `PUT /__mock/scenario`; none: the plain seeded world. `reset()` returns to the starting ones.
+   * @throws UnknownScenarioError naming the unknown ones and listing the known ones
+   * @example await mock.useScenario('empty-team,slow')
+   */
+  readonly useScenario = async (names: string | readonly string[]): Promise<void> =>
+    selectScenarios(this.instance, scenarioRegistry(this.options).resolve(names), checkWorldOptions(this.options))
+
+  /** The scenarios selected now, in the order applied. */
+  get scenario(): readonly string[] {
+    return effectsOf(this.instance)?.names ?? []
+  }
 }
 
-/** A seeded instance for these options (the profile is checked first, so a bad one fails fast). */
+/** The scenarios a host knows: the built-in ones and the options' own. */
+export const scenarioRegistry = (options: MockOptions): ScenarioRegistry =>
+  new ScenarioRegistry(BUILTIN_SCENARIOS, options.scenarios ?? [])
+
+/**
+ * A seeded instance for these options, with their starting scenarios applied (the profile and the
+ * scenario names are checked first, so a bad one fails fast).
+ */
 export async function seedInstance(options: MockOptions): Promise<MockInstance> {
   resolveProfile(options.profile)
-  return MockInstance.create({
+  const scenarios = scenarioRegistry(options).resolve(options.scenario)
+  const instance = await MockInstance.create({
     seed: options.seed,
     personasPerTeam: options.personasPerTeam,
     jwtSecret: options.jwtSecret,
   })
+  setStartScenarios(instance, scenarios)
+  if (scenarios.length > 0) await selectScenarios(instance, scenarios, instance.worldOptions)
+  return instance
 }

@@ -4,9 +4,16 @@ import type { WorldOptions } from '../../factories/world.js'
 import { createHandlers } from '../msw.js'
 import { MockHandle, seedInstance, type MockOptions } from '../../mock/handle.js'
 import type { MockInstance } from '../../mock/instance.js'
+import { parseScenarioNames } from '../../mock/scenarios.js'
+import { resetWithScenarios } from '../../mock/scenario-effects.js'
 import { persistInLocalStorage } from './persistence.js'
 
 export interface MockWorkerOptions extends MockOptions {
+  /**
+   * Scenarios to start with (`'empty-team,slow'` or a list of names).
+   * @default the page URL's `?scenario=` (none without one)
+   */
+  scenario?: string | readonly string[]
   /** Milliseconds added before every API answer. @default 0 */
   delayMs?: number
   /**
@@ -37,14 +44,21 @@ export class MockWorker extends MockHandle {
     super(instance, options)
     const { profile, jwtSecret } = this
     this.worker = setupWorker(
-      ...createHandlers({ instance, profile, jwtSecret, claim: 'api', delayMs: options.delayMs }),
+      ...createHandlers({
+        instance,
+        profile,
+        jwtSecret,
+        claim: 'api',
+        delayMs: options.delayMs,
+        scenarios: options.scenarios,
+      }),
     )
     if (persistence) this.worker.events.on('response:mocked', () => persistence.save())
   }
 
   /** Back to a freshly seeded world, and forgets a persisted one. */
   override readonly reset = async (options?: WorldOptions): Promise<void> => {
-    await this.instance.reset(options)
+    await resetWithScenarios(this.instance, options ?? {})
     this.persistence?.forget()
   }
 
@@ -63,8 +77,13 @@ export class MockWorker extends MockHandle {
  * renderApp()
  */
 export async function startMockWorker(options: MockWorkerOptions = {}): Promise<MockWorker> {
+  options = { ...options, scenario: options.scenario ?? pageScenario() }
   const instance = await seedInstance(options)
-  const key = typeof options.persist === 'string' ? options.persist : `agent-console-mock:${instance.worldOptions.seed}`
+  const scenarios = parseScenarioNames(options.scenario).join(',')
+  const key =
+    typeof options.persist === 'string'
+      ? options.persist
+      : `agent-console-mock:${options.seed ?? instance.worldOptions.seed}${scenarios ? `:${scenarios}` : ''}`
   const persistence = options.persist ? await persistInLocalStorage(instance, key) : undefined
   const mock = new MockWorker(instance, options, persistence)
   await mock.worker.start({
@@ -73,6 +92,13 @@ export async function startMockWorker(options: MockWorkerOptions = {}): Promise<
     quiet: options.quiet ?? true,
   })
   return mock
+}
+
+/** The page URL's `?scenario=` (MSW's recommended switch), if any. */
+function pageScenario(): string | undefined {
+  return typeof location === 'undefined'
+    ? undefined
+    : (new URLSearchParams(location.search).get('scenario') ?? undefined)
 }
 
 /** The API's bodies as the app receives and sends them (types only). */

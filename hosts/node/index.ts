@@ -32,7 +32,15 @@ export class MockServer extends MockHandle {
     this.baseUrl = new URL(options.baseUrl ?? 'http://localhost').origin
     const { profile, jwtSecret, baseUrl } = this
     this.server = setupServer(
-      ...createHandlers({ instance, profile, jwtSecret, baseUrl, claim: 'all', maxBodyBytes: options.maxBodyBytes }),
+      ...createHandlers({
+        instance,
+        profile,
+        jwtSecret,
+        baseUrl,
+        claim: 'all',
+        maxBodyBytes: options.maxBodyBytes,
+        scenarios: options.scenarios,
+      }),
     )
   }
 
@@ -81,4 +89,5 @@ export type { Profile, ProfileOptions } from '../../model/profile.js'
 export type { MockInstance } from '../../mock/instance.js'
 export type { Clock, ClockTime } from '../../mock/clock.js'
 export { RecordError, type Builders, type Creators, type Overrides } from '../../factories/build.js'
+export { defineScenario, UnknownScenarioError, type Scenario, type ScenarioContext } from '../../mock/scenarios.js'
 export type * from '../../api/wire-types.js'

@@ -50,6 +50,7 @@ export const test = base.extend<{ mockOptions: PlaywrightMockOptions; mock: Play
         jwtSecret: handle.jwtSecret,
         claim: 'api',
         delayMs: mockOptions.delayMs,
+        scenarios: mockOptions.scenarios,
       })
       const network = defineNetworkFixture({ context, handlers, onUnhandledRequest: 'bypass' })
       await network.enable()

@@ -7,6 +7,9 @@ import { internalServerError, notFound } from '../../fastapi/responses.js'
 import { MockInstance, type InstanceOptions } from '../../mock/instance.js'
 import { DEFAULT_SESSION_LIMIT, Sessions } from '../../mock/sessions.js'
 import type { Profile, ProfileOptions } from '../../model/profile.js'
+import { scenarioRegistry } from '../../mock/handle.js'
+import { selectScenarios, setStartScenarios } from '../../mock/scenario-effects.js'
+import type { Scenario } from '../../mock/scenarios.js'
 import { handlersOf } from '../msw.js'
 import { serveDocsAssets } from './docs.js'
 import { requestLogger, type Logger } from './logger.js'
@@ -30,6 +33,13 @@ export interface AppOptions extends InstanceOptions {
   /** Answer CORS as a FastAPI app with Starlette's `CORSMiddleware` for a dev frontend does; `false`: plain FastAPI. @default true */
   cors?: boolean
   logger?: Logger
+  /**
+   * Scenarios the default world and every new session start with (and return to on a reset), in
+   * order: names, or one comma-separated string. An unknown name fails, listing the known ones.
+   */
+  scenario?: string | readonly string[]
+  /** Scenarios of your own (`defineScenario`, `--config`), beside the built-in ones. */
+  scenarios?: readonly Scenario[]
 }
 
 export interface MockApp {
@@ -58,12 +68,18 @@ export interface MockApp {
  * (through {@link mockMiddleware}), on the default world or the world of the request's session.
  */
 export async function createMockApp(options: AppOptions = {}): Promise<MockApp> {
-  const spawn = (primary: MockInstance) => MockInstance.create({ ...options, ...primary.worldOptions })
-  const sessions = new Sessions(
-    await MockInstance.create(options),
-    spawn,
-    options.sessionLimit ?? DEFAULT_SESSION_LIMIT,
-  )
+  const startScenarios = scenarioRegistry(options).resolve(options.scenario)
+  const configured = { seed: options.seed, personasPerTeam: options.personasPerTeam }
+  /** A seeded instance with the start scenarios applied (for the default world, and each new session). */
+  const seeded = async (worldOptions: InstanceOptions) => {
+    const instance = await MockInstance.create({ ...options, ...worldOptions })
+    setStartScenarios(instance, startScenarios)
+    if (startScenarios.length > 0) await selectScenarios(instance, startScenarios, instance.worldOptions)
+    return instance
+  }
+  const primary = await seeded(configured)
+  const spawn = () => seeded(primary.worldOptions)
+  const sessions = new Sessions(primary, spawn, options.sessionLimit ?? DEFAULT_SESSION_LIMIT)
   const logger = options.logger ?? console
   const core = createCore({
     ...options,

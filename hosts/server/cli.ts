@@ -6,6 +6,7 @@ import { MAX_PERSONAS_PER_TEAM } from '../../factories/world.js'
 import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
 import { isLoopbackHost } from '../../core/control-guard.js'
 import { banner } from './banner.js'
+import { loadConfig } from './config-file.js'
 import { boundHeapGrowth } from './heap.js'
 import { quietLogger } from './logger.js'
 import { packageVersion } from './package-info.js'
@@ -72,6 +73,11 @@ const program = new Command('agent-console-mock')
   )
   .option('--insecure-dev-secret', 'accept the public development JWT secret on a server bound beyond loopback')
   .option('--no-cors', "answer no CORS (plain FastAPI); by default CORS is answered as Starlette's CORSMiddleware does")
+  .option(
+    '--scenario <names...>',
+    'scenarios the default world and every new session start with, in order (GET /__mock/scenarios lists them)',
+  )
+  .option('--config <file>', 'a JS or TS file exporting scenarios: [defineScenario({ name, description, apply })]')
   .option('-q, --quiet', 'log errors only, not every request')
   .addHelpText(
     'after',
@@ -88,6 +94,7 @@ const program = new Command('agent-console-mock')
           info: (line: string) => console.log(line),
           error: (line: string, error?: unknown) => console.error(line, error ?? ''),
         }
+    const config = options.config ? await loadConfig(options.config) : undefined
     const running = await startServer({
       port,
       host: options.host,
@@ -106,6 +113,8 @@ const program = new Command('agent-console-mock')
       insecureDevSecret: options.insecureDevSecret,
       jwtSecret,
       logger,
+      scenario: options.scenario,
+      scenarios: config?.scenarios,
     })
     settleHeapGrowth()
     const { primary } = running.sessions
