@@ -20,6 +20,7 @@ import { http } from 'msw'
 import { setupServer } from 'msw/node'
 import { createMockServer } from '../dist/hosts/node/index.js'
 import { measureStalls, stallsTable } from './stalls.mjs'
+import { forksTable, measureForks } from './forks.mjs'
 import { measureStateFile, stateFileTable } from './state-file.mjs'
 
 const quick = process.argv.includes('--quick')
@@ -257,6 +258,8 @@ const stalls = await measureStalls({ personas: 100_000, rounds: ROUNDS })
 const worstHealthP99 = Math.max(
   ...stalls.rounds.flatMap((r) => [r.seeding, r.exporting].map((step) => step.health.p99)),
 )
+console.error('measuring forks...')
+const forks = measureForks()
 
 const personaRow = (size) => sizes.find((s) => s.size === size)?.rows[0]
 const at10k = personaRow(10_000)
@@ -307,6 +310,14 @@ const targets = [
     worstHealthP99 <= 100,
     `${worstHealthP99} ms`,
   ],
+  ...forks.flatMap((f) => [
+    [
+      `fork of ${f.size} personas/team: <= 2 ms (median new instance)`,
+      f.instanceMedianMs <= 2,
+      `${f.instanceMedianMs} ms (worst ${f.instanceWorstMs} ms)`,
+    ],
+    [`idle fork of ${f.size} personas/team: <= 100 KB`, f.idleForkKb <= 100, `${f.idleForkKb} KB`],
+  ]),
 ]
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`
@@ -338,6 +349,8 @@ const lines = [
   '',
   ...stallsTable(stalls),
   '',
+  ...forksTable(forks),
+  '',
   '| target | met | measured |',
   '| --- | --- | --- |',
   ...targets.map(([name, met, value]) => `| ${name} | ${met ? 'yes' : 'NO'} | ${value} |`),
@@ -357,6 +370,7 @@ writeFileSync(
       inProcess,
       stateFile,
       stalls,
+      forks,
       targets: targets.map(([name, met, value]) => ({ name, met, value })),
     },
     null,

@@ -1,11 +1,13 @@
 import { buildFixtures, type Fixtures } from '../auth/fixtures.js'
 import { DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
-import { checkWorldOptions, createWorld, type WorldOptions } from '../factories/world.js'
+import { checkWorldOptions, type WorldOptions } from '../factories/world.js'
 import { RecordFactory } from '../factories/build.js'
 import { World } from '../model/world.js'
+import { seededBase } from './bases.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
 import { Journal } from './journal.js'
+import { worldBytes, type MemoryBudget } from './memory-budget.js'
 import { parseState, serializeState } from './state.js'
 
 export interface InstanceOptions extends WorldOptions {
@@ -13,6 +15,8 @@ export interface InstanceOptions extends WorldOptions {
   jwtSecret?: string
   /** Entries the request journal keeps. @default 1000 */
   journalSize?: number
+  /** Admits new worlds (a reset to another size, an import) within a memory budget. @default no limit */
+  budget?: MemoryBudget
 }
 
 /** A world with its fixtures and options: what a reset or an import replaces, and what undoing it brings back. */
@@ -55,13 +59,9 @@ export class MockInstance {
   /** A freshly seeded instance. */
   static async create(options: InstanceOptions = {}): Promise<MockInstance> {
     const worldOptions = checkWorldOptions(options)
-    const world = await createWorld(worldOptions)
-    return new MockInstance(
-      world,
-      await buildFixtures(world, options.jwtSecret ?? DEVELOPMENT_JWT_SECRET),
-      worldOptions,
-      options,
-    )
+    const base = await seededBase(worldOptions, options.budget)
+    const secret = options.jwtSecret ?? DEVELOPMENT_JWT_SECRET
+    return new MockInstance(await base.world.fork(), await base.fixtures(secret), worldOptions, options)
   }
 
   get world(): World {
@@ -79,25 +79,17 @@ export class MockInstance {
 
   /** Changes whenever the state does (a write, a reset, an import): what persistence watches. */
   get stateVersion(): string {
-    const { teams, personas, dimensions, values, policies, rules } = this.#world
-    return [
-      this.#generation,
-      teams.version,
-      personas.version,
-      dimensions.version,
-      values.version,
-      policies.version,
-      rules.version,
-    ].join('.')
+    return `${this.#generation}.${this.#world.version}`
   }
 
-  /** Back to a freshly seeded world (this seed and size unless given); faults are cleared. */
+  /** Back to a freshly seeded world (this seed and size unless given), a fork of the shared one; faults are cleared. */
   async reset(options: WorldOptions = {}): Promise<void> {
     const worldOptions = checkWorldOptions({
       seed: options.seed ?? this.#options.seed,
       personasPerTeam: options.personasPerTeam ?? this.#options.personasPerTeam,
     })
-    await this.#swap(await createWorld(worldOptions), worldOptions)
+    const base = await seededBase(worldOptions, this.settings.budget)
+    await this.#swap(await base.world.fork(), worldOptions, await base.fixtures(this.#secret))
     this.faults.clear()
     this.clock.reset()
   }
@@ -113,8 +105,11 @@ export class MockInstance {
    */
   async importState(text: string): Promise<void> {
     const state = parseState(text)
+    const { personas, ...others } = state.contents
+    const otherRecords = Object.values(others).reduce((sum, records) => sum + records.length, 0)
+    this.settings.budget?.admit(worldBytes(personas.length, otherRecords), 'this state')
     const world = await new World(state.seed).load(state.contents)
-    await this.#swap(world, { seed: state.seed, personasPerTeam: state.personasPerTeam })
+    await this.#swap(world, { seed: state.seed, personasPerTeam: state.personasPerTeam }, await buildFixtures(world, this.#secret))
   }
 
   /** Calls `listener` right after every reset or import, with what it replaced (a persistence logs or undoes it). */
@@ -130,8 +125,11 @@ export class MockInstance {
     this.#generation++
   }
 
-  async #swap(world: World, options: Required<WorldOptions>): Promise<void> {
-    const fixtures = await buildFixtures(world, this.settings.jwtSecret ?? DEVELOPMENT_JWT_SECRET)
+  get #secret(): string {
+    return this.settings.jwtSecret ?? DEVELOPMENT_JWT_SECRET
+  }
+
+  async #swap(world: World, options: Required<WorldOptions>, fixtures: Fixtures): Promise<void> {
     const previous: Generation = { world: this.#world, fixtures: this.#fixtures, options: this.#options }
     this.restore({ world, fixtures, options })
     for (const listener of this.#swapListeners) listener(previous)

@@ -1,4 +1,7 @@
+import type { World } from '../model/world.js'
+import { keptBaseWorlds, releaseUnusedBase } from './bases.js'
 import type { MockInstance } from './instance.js'
+import type { MemoryBudget } from './memory-budget.js'
 
 export const SESSION_HEADER = 'x-mock-session'
 export const SESSION_COOKIE = 'mock_session'
@@ -46,12 +49,18 @@ export class Sessions {
   #sessions = new Map<string, Promise<MockInstance>>()
   /** When each session was last named by a request (epoch milliseconds). */
   #lastUsed = new Map<string, number>()
+  /** The sessions' instances once created: what a memory budget counts. */
+  #created = new Map<string, MockInstance>()
 
+  /** With `budget`, new worlds beyond it first let the least recently used sessions go. */
   constructor(
     readonly primary: MockInstance,
     private readonly spawn: (primary: MockInstance) => Promise<MockInstance>,
     readonly limit = DEFAULT_SESSION_LIMIT,
-  ) {}
+    budget?: MemoryBudget,
+  ) {
+    budget?.watch({ worlds: () => this.#worlds(), evictOne: () => this.#evictOne() })
+  }
 
   get size(): number {
     return this.#sessions.size
@@ -64,15 +73,18 @@ export class Sessions {
     if (session) {
       this.#sessions.delete(key) // re-inserted below: Map order is the recency order
     } else {
-      session = this.spawn(this.primary)
-      session.catch(() => this.#sessions.delete(key))
+      const spawned = this.spawn(this.primary)
+      session = spawned
+      spawned.then(
+        (instance) => this.#sessions.get(key) === spawned && this.#created.set(key, instance),
+        () => this.#sessions.get(key) === spawned && this.#sessions.delete(key),
+      )
     }
     this.#sessions.set(key, session)
     this.#lastUsed.set(key, Date.now())
     for (const oldest of this.#sessions.keys()) {
       if (this.#sessions.size <= this.limit) break
-      this.#sessions.delete(oldest)
-      this.#lastUsed.delete(oldest)
+      this.#drop(oldest)
     }
     return session
   }
@@ -97,8 +109,29 @@ export class Sessions {
    * @returns whether there was such a session
    */
   drop(key: string): boolean {
+    const known = this.#sessions.has(key)
+    this.#drop(key)
+    return known
+  }
+
+  #drop(key: string): void {
+    this.#sessions.delete(key)
+    this.#created.delete(key)
     this.#lastUsed.delete(key)
-    return this.#sessions.delete(key)
+  }
+
+  #worlds(): World[] {
+    return [this.primary.world, ...[...this.#created.values()].map((instance) => instance.world), ...keptBaseWorlds()]
+  }
+
+  /** Lets go of a kept base nobody forks from, else of the least recently used session but the newest. */
+  #evictOne(): boolean {
+    const instances = [this.primary, ...this.#created.values()]
+    if (releaseUnusedBase(new Set(instances.map((instance) => rootOf(instance.world))))) return true
+    const oldest = this.#sessions.keys().next().value
+    if (oldest === undefined || this.#sessions.size < 2) return false
+    this.#drop(oldest)
+    return true
   }
 }
 
@@ -109,3 +142,5 @@ export interface SessionInfo {
   lastUsed: Date
   instance: MockInstance
 }
+
+const rootOf = (world: World): World => (world.forkedFrom ? rootOf(world.forkedFrom) : world)

@@ -1,4 +1,4 @@
-import { OperationError, type Collection } from '@msw/data'
+import { Collection, OperationError } from '@msw/data'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { TimeSlice } from './time-slice.js'
 
@@ -124,4 +124,31 @@ function identityOf(record: object): Identity | null {
       })
     },
   }
+}
+
+/**
+ * Puts records another collection of the same schema stored into an empty `collection` (a
+ * fork taking its base's records): the same record objects, with the identity they have, so
+ * a fork of 200,000 personas costs an array of references. @msw/data replaces a record on
+ * update and never changes it, so the two collections cannot see each other's writes.
+ * Only where {@link canAdopt} holds (a fork copies its base's records otherwise).
+ * @throws Error when the collection's storage is not reachable
+ */
+export function adoptAll(collection: AnyCollection, records: readonly object[]): void {
+  const live = collection.hooks.listenerCount('create') > 0 ? undefined : liveArray(collection)
+  if (!live || live.length > 0) throw new Error('@msw/data: cannot adopt records into this collection')
+  for (const record of records) live.push(record)
+}
+
+let adoptable: boolean | undefined
+
+/** Whether records can be adopted by another collection (checked once, on a throw-away collection). */
+export function canAdopt(): boolean {
+  if (adoptable === undefined) {
+    const probe = new Collection({ schema: { '~standard': { version: 1, vendor: 'probe', validate: (value) => ({ value }) } } })
+    const live = liveArray(probe as AnyCollection)
+    live?.push({})
+    adoptable = live !== undefined && probe.count() === 1
+  }
+  return adoptable
 }

@@ -59,16 +59,18 @@ export class TrackedCollection<Schema extends StandardSchemaV1> extends Collecti
 /**
  * A value computed from a collection's records, rebuilt on the first read after the
  * collection changed. With `append`, records a `createAll` stored are added in place when
- * nothing else changed since the value was built (a bulk add never rescans).
+ * nothing else changed since the value was built (a bulk add never rescans). With `initial`,
+ * the value is known already for that version of the collection (a fork's, from its base).
  * @example const byId = derived(teams, (records) => new Map(records.map((t) => [t.id, t])))
  */
 export function derived<Record, Value>(
   collection: { readonly version: number; all(): Record[]; onStored: TrackedCollection<StandardSchemaV1>['onStored'] },
   build: (records: readonly Record[]) => Value,
-  append?: (value: Value, record: Record) => void,
+  options: { append?: ((value: Value, record: Record) => void) | undefined; initial?: { value: Value; version: number } | undefined } = {},
 ): () => Value {
-  let value: Value | undefined
-  let builtAt = -1
+  let value = options.initial?.value
+  let builtAt = options.initial?.version ?? -1
+  const { append } = options
   if (append) {
     collection.onStored((before, records) => {
       if (value === undefined || builtAt !== before) return

@@ -2,38 +2,122 @@ import { DemographicDimension, DemographicValue, Persona, Policy, PolicyRule, Te
 import { derived, TrackedCollection } from './tracked-collection.js'
 import { appendValue, indexValues, type DimensionValues } from './dimension-values.js'
 import { indexPersonas, type TeamPersonas } from './persona-index.js'
+import { adoptAll, canAdopt } from './msw-data-internals.js'
+
+const SCHEMAS = {
+  teams: Team,
+  personas: Persona,
+  dimensions: DemographicDimension,
+  values: DemographicValue,
+  policies: Policy,
+  rules: PolicyRule,
+} as const
+
+export type CollectionName = keyof typeof SCHEMAS
+/** The collections of a world, in the order a state file holds them. */
+export const COLLECTION_NAMES = Object.keys(SCHEMAS) as CollectionName[]
+type Collections = { [Name in CollectionName]: TrackedCollection<(typeof SCHEMAS)[Name]> }
+type StoredListener = (name: CollectionName, records: readonly object[]) => void
 
 /**
  * The mock's whole state: one @msw/data collection per record type, built from the record
  * schemas, and the indexes the operations read, kept in step with the collections.
  * Handlers never scan a collection per request; they read an index.
+ *
+ * A world can be a copy-on-write fork of another ({@link World.fork}): it shares the other's
+ * records and indexes until a collection of its own is touched, which then holds the same
+ * record objects (records are replaced, never changed, by @msw/data) and is the fork's alone.
+ * A fork costs a few objects, whatever the size of the world it forks; the world forked must
+ * not be written afterwards (mock/bases.ts keeps such worlds out of reach).
  */
 export class World {
-  readonly teams = new TrackedCollection({ schema: Team })
-  readonly personas = new TrackedCollection({ schema: Persona })
-  readonly dimensions = new TrackedCollection({ schema: DemographicDimension })
-  readonly values = new TrackedCollection({ schema: DemographicValue })
-  readonly policies = new TrackedCollection({ schema: Policy })
-  readonly rules = new TrackedCollection({ schema: PolicyRule })
-
-  /** Personas by team, in list order (created_at descending, then id ascending). */
-  readonly personasByTeam: () => Map<string, TeamPersonas> = derived(this.personas, indexPersonas)
-  readonly dimensionById: () => Map<string, DemographicDimension> = derived(this.dimensions, (records) =>
-    byKey(records, (dimension) => dimension.id),
-  )
-  readonly policyById: () => Map<string, Policy> = derived(this.policies, (records) =>
-    byKey(records, (policy) => policy.id),
-  )
-  /** Rules by policy, in list order (created_at ascending, then rule_id ascending). */
-  readonly rulesByPolicy: () => Map<string, PolicyRule[]> = derived(this.rules, (records) =>
-    groupSorted(records, (rule) => rule.policy_id, compareRules),
-  )
-  /** Values by dimension, in storage order, with their names and largest sort order. */
-  readonly valuesByDimension: () => Map<string, DimensionValues> = derived(this.values, indexValues, appendValue)
-
+  readonly #own: Partial<Collections> = {}
+  readonly #base: World | undefined
+  readonly #storedListeners: StoredListener[] = []
+  /** Each own collection's version right after it took its base's records. */
+  readonly #adoptedAt: Partial<Record<CollectionName, number>> = {}
   #writes: Promise<unknown> = Promise.resolve()
 
-  constructor(readonly seed: number) {}
+  /** Personas by team, in list order (created_at descending, then id ascending). */
+  readonly personasByTeam: () => Map<string, TeamPersonas> = this.#index('personas', indexPersonas, (base) =>
+    base.personasByTeam(),
+  )
+  readonly dimensionById: () => Map<string, DemographicDimension> = this.#index(
+    'dimensions',
+    (records) => byKey(records, (dimension) => dimension.id),
+    (base) => base.dimensionById(),
+  )
+  readonly policyById: () => Map<string, Policy> = this.#index(
+    'policies',
+    (records) => byKey(records, (policy) => policy.id),
+    (base) => base.policyById(),
+  )
+  /** Rules by policy, in list order (created_at ascending, then rule_id ascending). */
+  readonly rulesByPolicy: () => Map<string, PolicyRule[]> = this.#index(
+    'rules',
+    (records) => groupSorted(records, (rule) => rule.policy_id, compareRules),
+    (base) => base.rulesByPolicy(),
+  )
+  /** Values by dimension, in storage order, with their names and largest sort order (added to in place). */
+  readonly valuesByDimension: () => Map<string, DimensionValues> = this.#index(
+    'values',
+    indexValues,
+    (base) => base.valuesByDimension(),
+    appendValue,
+  )
+
+  /**
+   * An empty world (`load` fills it; `createWorld` seeds one), or with `base` a fork of it.
+   * @example const world = await new World(1).load(contents)
+   */
+  constructor(
+    readonly seed: number,
+    base?: World,
+  ) {
+    this.#base = base
+  }
+
+  /**
+   * A copy-on-write fork of this world: O(1), sharing every record until it writes. Where
+   * @msw/data's storage cannot be shared (model/msw-data-internals.ts), a copy.
+   */
+  async fork(): Promise<World> {
+    return canAdopt() ? new World(this.seed, this) : new World(this.seed).load(this.contents())
+  }
+
+  get teams(): Collections['teams'] {
+    return this.#collection('teams')
+  }
+  get personas(): Collections['personas'] {
+    return this.#collection('personas')
+  }
+  get dimensions(): Collections['dimensions'] {
+    return this.#collection('dimensions')
+  }
+  get values(): Collections['values'] {
+    return this.#collection('values')
+  }
+  get policies(): Collections['policies'] {
+    return this.#collection('policies')
+  }
+  get rules(): Collections['rules'] {
+    return this.#collection('rules')
+  }
+
+  /** Moves with every write to any collection: what persistence watches. */
+  get version(): string {
+    return COLLECTION_NAMES.map((name) => this.#own[name]?.version ?? '-').join('.')
+  }
+
+  /** The world this one is a fork of (undefined: a world of its own). */
+  get forkedFrom(): World | undefined {
+    return this.#base
+  }
+
+  /** Collections this world holds records of its own in (a fork's others are its base's). */
+  get ownCollections(): CollectionName[] {
+    return COLLECTION_NAMES.filter((name) => this.#own[name] !== undefined)
+  }
 
   /**
    * Runs a write with no other write of this world in between, so that concurrent bulk adds
@@ -50,27 +134,79 @@ export class World {
    * @example await new World(1).load(buildContents())
    */
   async load(contents: WorldContents): Promise<this> {
-    await this.teams.createAll(contents.teams)
-    await this.personas.createAll(contents.personas)
-    await this.dimensions.createAll(contents.dimensions)
-    await this.values.createAll(contents.values)
-    await this.policies.createAll(contents.policies)
-    await this.rules.createAll(contents.rules)
+    for (const name of COLLECTION_NAMES) await this.#collection(name).createAll(contents[name] as never[])
     return this
   }
 
-  /** Every record, collection by collection, in storage order: what a snapshot holds. */
+  /** Every record, collection by collection, in storage order: what a snapshot holds. Read only. */
   contents(): WorldContents {
+    const records = <Name extends CollectionName>(name: Name) => this.#records(name) as WorldContents[Name]
     return {
-      teams: this.teams.all(),
-      personas: this.personas.all(),
-      dimensions: this.dimensions.all(),
-      values: this.values.all(),
-      policies: this.policies.all(),
-      rules: this.rules.all(),
+      teams: records('teams'),
+      personas: records('personas'),
+      dimensions: records('dimensions'),
+      values: records('values'),
+      policies: records('policies'),
+      rules: records('rules'),
+    }
+  }
+
+  /** Calls `listener` after records are stored in any collection of this world (by `createAll`). */
+  onStored(listener: StoredListener): void {
+    this.#storedListeners.push(listener)
+    for (const name of this.ownCollections) this.#listen(name, listener)
+  }
+
+  /** A collection's records without making it the fork's own. */
+  #records(name: CollectionName): readonly object[] {
+    const base = this.#base
+    return this.#own[name]?.all() ?? (base ? base.#records(name) : [])
+  }
+
+  #collection<Name extends CollectionName>(name: Name): Collections[Name] {
+    const own = this.#own[name]
+    if (own) return own
+    const collection = new TrackedCollection({ schema: SCHEMAS[name] }) as Collections[Name]
+    if (this.#base) {
+      adoptAll(collection as never, this.#base.#records(name))
+      this.#adoptedAt[name] = collection.version
+    }
+    this.#own[name] = collection
+    for (const listener of this.#storedListeners) this.#listen(name, listener)
+    return collection
+  }
+
+  #listen(name: CollectionName, listener: StoredListener): void {
+    this.#own[name]!.onStored((_, records) => listener(name, records))
+  }
+
+  /**
+   * An index of one collection. A fork reads its base's index until the collection is its own;
+   * then it builds its own, starting from the base's while nothing changed (unless the index is
+   * added to in place by `append`, which must not reach the base's).
+   */
+  #index<Name extends CollectionName, Value>(
+    name: Name,
+    build: (records: readonly StoredRecord<Name>[]) => Value,
+    inherited: (base: World) => Value,
+    append?: (value: Value, record: StoredRecord<Name>) => void,
+  ): () => Value {
+    let own: (() => Value) | undefined
+    return () => {
+      if (!this.#own[name] && this.#base) return inherited(this.#base)
+      const collection = this.#collection(name)
+      const adoptedAt = this.#adoptedAt[name]
+      own ??= derived(collection as never, build, {
+        append,
+        initial:
+          this.#base && !append && adoptedAt !== undefined ? { value: inherited(this.#base), version: adoptedAt } : undefined,
+      })
+      return own()
     }
   }
 }
+
+type StoredRecord<Name extends CollectionName> = WorldContents[Name][number]
 
 export interface WorldContents {
   teams: Team[]

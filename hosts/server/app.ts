@@ -5,6 +5,7 @@ import type { RequestHandler } from 'msw'
 import { createCore, type Core } from '../../core/index.js'
 import { internalServerError, notFound } from '../../fastapi/responses.js'
 import { MockInstance, type InstanceOptions } from '../../mock/instance.js'
+import { MemoryBudget } from '../../mock/memory-budget.js'
 import { DEFAULT_SESSION_LIMIT, Sessions } from '../../mock/sessions.js'
 import type { Profile, ProfileOptions } from '../../model/profile.js'
 import { scenarioRegistry } from '../../mock/handle.js'
@@ -12,6 +13,7 @@ import { selectScenarios, setStartScenarios } from '../../mock/scenario-effects.
 import type { Scenario } from '../../mock/scenarios.js'
 import { handlersOf } from '../msw.js'
 import { serveDocsAssets } from './docs.js'
+import { defaultMemoryBudget } from './heap.js'
 import { requestLogger, type Logger } from './logger.js'
 import { type BeforeSend, mockMiddleware, send } from './middleware.js'
 
@@ -24,6 +26,8 @@ export interface AppOptions extends InstanceOptions {
   control?: boolean
   /** Session worlds kept at most. @default 100 */
   sessionLimit?: number
+  /** Bytes the worlds may hold (new ones beyond: least recently used sessions go, then 503). @default 70% of the heap limit */
+  maxMemoryBytes?: number
   /** Origins of pages trusted with the control API besides loopback ones (`--allow-origin`). */
   allowOrigins?: string[]
   /** Host names the control API answers besides loopback names (`--allowed-host`). */
@@ -70,16 +74,17 @@ export interface MockApp {
 export async function createMockApp(options: AppOptions = {}): Promise<MockApp> {
   const startScenarios = scenarioRegistry(options).resolve(options.scenario)
   const configured = { seed: options.seed, personasPerTeam: options.personasPerTeam }
+  const budget = new MemoryBudget(options.maxMemoryBytes ?? defaultMemoryBudget())
   /** A seeded instance with the start scenarios applied (for the default world, and each new session). */
   const seeded = async (worldOptions: InstanceOptions) => {
-    const instance = await MockInstance.create({ ...options, ...worldOptions })
+    const instance = await MockInstance.create({ ...options, ...worldOptions, budget })
     setStartScenarios(instance, startScenarios)
     if (startScenarios.length > 0) await selectScenarios(instance, startScenarios, instance.worldOptions)
     return instance
   }
   const primary = await seeded(configured)
   const spawn = () => seeded(primary.worldOptions)
-  const sessions = new Sessions(primary, spawn, options.sessionLimit ?? DEFAULT_SESSION_LIMIT)
+  const sessions = new Sessions(primary, spawn, options.sessionLimit ?? DEFAULT_SESSION_LIMIT, budget)
   const logger = options.logger ?? console
   const core = createCore({
     ...options,

@@ -6,8 +6,6 @@ import { MAX_PERSONAS_PER_TEAM } from '../../factories/world.js'
 import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
 import { isLoopbackHost } from '../../core/control-guard.js'
 import { banner } from './banner.js'
-import { loadConfig } from './config-file.js'
-import { boundHeapGrowth } from './heap.js'
 import { quietLogger } from './logger.js'
 import { packageVersion } from './package-info.js'
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './start.js'
@@ -64,6 +62,11 @@ const program = new Command('agent-console-mock')
     1024 * 1024,
   )
   .option('--sessions <count>', 'session worlds kept at most (X-Mock-Session)', integer('--sessions', 1, 10_000), 100)
+  .option(
+    '--max-memory <MB>',
+    `megabytes the worlds may hold: beyond, the least recently used sessions go, then 503 (default: ${Math.round(defaultMemoryBudget() / 2 ** 20)}, 70% of the heap limit)`,
+    integer('--max-memory', 16, 1024 ** 2),
+  )
   .option('--no-control', 'switch off the control API under /__mock/')
   .option('--allow-origin <origin...>', 'trust pages of this origin with the control API (loopback pages always are)')
   .option('--allowed-host <host...>', 'answer the control API under this host name too (loopback names always)')
@@ -105,6 +108,7 @@ const program = new Command('agent-console-mock')
       stateFile: options.stateFile,
       maxBodyBytes: options.maxBodyBytes,
       sessionLimit: options.sessions,
+      maxMemoryBytes: options.maxMemory === undefined ? undefined : options.maxMemory * 2 ** 20,
       control: options.control,
       cors: options.cors,
       allowOrigins: options.allowOrigin,

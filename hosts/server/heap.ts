@@ -32,3 +32,9 @@ export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv):
     return false
   }
 }
+
+/** The share of V8's heap limit the worlds may hold by default: the rest serves requests and exports. */
+const BUDGET_SHARE = 0.7
+
+/** The default memory budget of the standalone server's worlds, in bytes. */
+export const defaultMemoryBudget = (): number => Math.floor(getHeapStatistics().heap_size_limit * BUDGET_SHARE)

@@ -35,11 +35,9 @@ export function watchChanges(instance: MockInstance, onChange: (change: Change) 
   const watch = (world: World) => {
     if (watched.has(world)) return
     watched.add(world)
-    for (const name of COLLECTIONS) {
-      world[name].onStored((_, records) => {
-        if (instance.world === world && records.length > 0) onChange(stored(world, name, records))
-      })
-    }
+    world.onStored((name, records) => {
+      if (instance.world === world && records.length > 0) onChange(stored(world, name, records))
+    })
   }
   watch(instance.world)
   instance.onSwap((previous) => {

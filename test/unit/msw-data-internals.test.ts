@@ -6,7 +6,7 @@
 import { Collection } from '@msw/data'
 import { expect, it } from 'vitest'
 import { z } from 'zod'
-import { lastStorePath, storeAll } from '../../model/msw-data-internals.js'
+import { adoptAll, canAdopt, lastStorePath, storeAll } from '../../model/msw-data-internals.js'
 
 const Item = z.object({ id: z.string(), rank: z.number().default(0) })
 const items = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `item-${index}` }))
@@ -34,4 +34,19 @@ it('goes through create for every record when hooks listen for creates', async (
   await storeAll(collection as never, Item, items(5))
   expect(lastStorePath(collection as never)).toBe('create')
   expect(seen).toEqual(items(5).map((item) => item.id))
+})
+
+it('lets a fork adopt its base records on its fast path, as records @msw/data finds, updates and deletes', async () => {
+  expect(canAdopt(), 'forks copy their base: @msw/data internals changed (see model/msw-data-internals.ts)').toBe(true)
+  const base = new Collection({ schema: Item })
+  const records = await storeAll(base as never, Item, items(100))
+  const fork = new Collection({ schema: Item })
+  adoptAll(fork as never, records)
+  expect(fork.count()).toBe(100)
+  await fork.update((q) => q.where({ id: 'item-7' }), { data: (draft) => void (draft.rank = 3) })
+  fork.delete((q) => q.where({ id: 'item-8' }))
+  expect(fork.findFirst((q) => q.where({ id: 'item-7' }))?.rank).toBe(3)
+  expect(fork.count()).toBe(99)
+  expect(base.findFirst((q) => q.where({ id: 'item-7' }))?.rank).toBe(0)
+  expect(base.count()).toBe(100)
 })

@@ -15,6 +15,8 @@ const bigintOf = (value: number | bigint) => BigInt(value)
 
 /** Resets per race: each builds a whole world, so they are what the race costs. */
 const RESETS = 16
+/** Reads the readers make at least while resets run. */
+const MIN_READS = 80
 
 /**
  * 50 bulk adds at once, 20 values each, over a pool of 300 values (5 of them already in the
@@ -104,7 +106,12 @@ export async function resetsWhileReading(
     }
   }
   const resetter = async () => {
-    for (let i = 0; i < RESETS; i++) await race.reset(sizes[i % 2]!)
+    // Resets fork a shared seeded world and take no time: they go on until the readers have read
+    // often enough for the race to be real (counted, not timed).
+    for (let i = 0; i < RESETS || totals.length + ruleTotals.length < MIN_READS; i++) {
+      await race.reset(sizes[i % 2]!)
+      await nextTurn()
+    }
     running = false
   }
   await Promise.all([

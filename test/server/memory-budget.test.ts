@@ -1,0 +1,80 @@
+/**
+ * The memory budget (issue #14 part 2): worlds share their seeded base, new worlds beyond the
+ * budget first let the least recently used sessions go, and are refused with 503 and a sentence
+ * that says what to do when there is still no room. Nothing crashes the server.
+ */
+import { afterEach, expect, it } from 'vitest'
+import type { RunningServer } from 'agent-console-mock/server'
+import { http, startTestServer } from '../support/server.js'
+
+const MB = 2 ** 20
+let running: RunningServer | undefined
+afterEach(() => running?.close())
+
+/** Each test its own seed: seeded worlds are shared by every server of a process. */
+async function start(maxMemoryBytes: number, seed: number) {
+  running = await startTestServer({ seed, personasPerTeam: 10, maxMemoryBytes })
+  return http(running)
+}
+
+const session = (key: string) => ({ 'x-mock-session': key })
+
+it('serves 40 sessions reset to 100,000 personas a team from one shared world, within 300 MB', async () => {
+  const call = await start(300 * MB, 21)
+  for (let i = 0; i < 40; i++) {
+    const reset = await call('/__mock/reset', { method: 'POST', json: { personas: 100_000 }, headers: session(`big-${i}`) })
+    expect(reset.status, `reset of session ${i}: ${reset.text}`).toBe(200)
+  }
+  const fixtures = running!.sessions.primary.fixtures
+  const page = await call('/v1/personas/?limit=1', { token: fixtures.tokens.team_reader, headers: session('big-39') })
+  expect(page.json.total).toBe(100_000)
+  const primary = await call('/v1/personas/?limit=1', { token: fixtures.tokens.team_reader })
+  expect(primary.json.total, 'the default world keeps its own size').toBe(10)
+}, 180_000)
+
+it('lets the least recently used session go to make room for a new world', async () => {
+  const call = await start(40 * MB, 22)
+  const fixtures = running!.sessions.primary.fixtures
+  const addValue = (key: string) =>
+    call(`/v1/demographics/${fixtures.dimensions[0]!.id}/values/bulk`, {
+      method: 'POST',
+      token: fixtures.tokens.super_admin,
+      json: { values: [{ value: `kept-by-${key}` }] },
+      headers: session(key),
+    })
+  const values = async (key: string) =>
+    ((await call('/__mock/state', { headers: session(key) })).json.world.values as Array<{ value: string }>).map(
+      (v) => v.value,
+    )
+  // About 29 MB each: two do not fit in 40 MB beside the default world.
+  expect((await call('/__mock/reset', { method: 'POST', json: { personas: 20_000 }, headers: session('a') })).status).toBe(200)
+  expect((await addValue('a')).status).toBe(201)
+  expect(await values('a')).toContain('kept-by-a')
+  const b = await call('/__mock/reset', { method: 'POST', json: { personas: 20_001 }, headers: session('b') })
+  expect(b.status, b.text).toBe(200)
+  const total = await call('/v1/personas/?limit=1', { token: fixtures.tokens.team_reader, headers: session('b') })
+  expect(total.json.total).toBe(20_001)
+  expect(await values('a'), 'session a was let go: it starts again from the seeded world').not.toContain('kept-by-a')
+})
+
+it('refuses a world larger than the budget with 503 saying what to do, and changes nothing', async () => {
+  const call = await start(40 * MB, 23)
+  const fixtures = running!.sessions.primary.fixtures
+  const refused = await call('/__mock/reset', { method: 'POST', json: { personas: 100_000 }, headers: session('c') })
+  expect(refused.status).toBe(503)
+  expect(refused.json.detail).toMatch(/fewer sessions or a smaller world.*--max-memory/)
+  const total = await call('/v1/personas/?limit=1', { token: fixtures.tokens.team_reader, headers: session('c') })
+  expect(total.json.total, 'the session keeps its world').toBe(10)
+  const health = await call('/__mock/health')
+  expect(health.status).toBe(200)
+})
+
+it('refuses an import that does not fit, keeping the world', async () => {
+  const call = await start(2 * MB, 24)
+  const state = await call('/__mock/state')
+  const before = state.text
+  const refused = await call('/__mock/state', { method: 'PUT', body: state.text })
+  expect(refused.status).toBe(503)
+  expect(refused.json.detail).toMatch(/Not enough memory for this state/)
+  expect((await call('/__mock/state')).text).toBe(before)
+})
