@@ -34,7 +34,8 @@ const released = new Map<string, WeakRef<Base>>()
 export function seededBase(options: Required<WorldOptions>, budget?: MemoryBudget): Promise<Base> {
   const key = `${options.seed}/${options.personasPerTeam}`
   let entry = kept.get(key)
-  if (entry) kept.delete(key) // re-inserted below: Map order is the recency order
+  if (entry)
+    kept.delete(key) // re-inserted below: Map order is the recency order
   else entry = revive(key) ?? build(key, options, budget)
   kept.set(key, entry)
   for (const oldest of kept.keys()) {
@@ -74,7 +75,7 @@ export const keptBaseWorlds = (): World[] => [...kept.values()].flatMap((entry) 
  */
 export function releaseUnusedBase(used: ReadonlySet<World>): boolean {
   for (const [key, entry] of kept) {
-    if (entry.built && !used.has(entry.built.world)) return release(key), true
+    if (entry.built && !used.has(entry.built.world)) return (release(key), true)
   }
   return false
 }

@@ -109,7 +109,11 @@ export class MockInstance {
     const otherRecords = Object.values(others).reduce((sum, records) => sum + records.length, 0)
     this.settings.budget?.admit(worldBytes(personas.length, otherRecords), 'this state')
     const world = await new World(state.seed).load(state.contents)
-    await this.#swap(world, { seed: state.seed, personasPerTeam: state.personasPerTeam }, await buildFixtures(world, this.#secret))
+    await this.#swap(
+      world,
+      { seed: state.seed, personasPerTeam: state.personasPerTeam },
+      await buildFixtures(world, this.#secret),
+    )
   }
 
   /** Calls `listener` right after every reset or import, with what it replaced (a persistence logs or undoes it). */

@@ -36,7 +36,10 @@ export function bytesInUse(worlds: Iterable<World>): number {
     if (counted.has(world)) continue
     counted.add(world)
     const contents = world.contents()
-    bytes += worldBytes(contents.personas.length, COLLECTION_NAMES.reduce((sum, name) => sum + contents[name].length, 0) - contents.personas.length)
+    bytes += worldBytes(
+      contents.personas.length,
+      COLLECTION_NAMES.reduce((sum, name) => sum + contents[name].length, 0) - contents.personas.length,
+    )
   }
   return bytes
 }

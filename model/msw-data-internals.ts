@@ -145,7 +145,9 @@ let adoptable: boolean | undefined
 /** Whether records can be adopted by another collection (checked once, on a throw-away collection). */
 export function canAdopt(): boolean {
   if (adoptable === undefined) {
-    const probe = new Collection({ schema: { '~standard': { version: 1, vendor: 'probe', validate: (value) => ({ value }) } } })
+    const probe = new Collection({
+      schema: { '~standard': { version: 1, vendor: 'probe', validate: (value) => ({ value }) } },
+    })
     const live = liveArray(probe as AnyCollection)
     live?.push({})
     adoptable = live !== undefined && probe.count() === 1

@@ -66,7 +66,10 @@ export class TrackedCollection<Schema extends StandardSchemaV1> extends Collecti
 export function derived<Record, Value>(
   collection: { readonly version: number; all(): Record[]; onStored: TrackedCollection<StandardSchemaV1>['onStored'] },
   build: (records: readonly Record[]) => Value,
-  options: { append?: ((value: Value, record: Record) => void) | undefined; initial?: { value: Value; version: number } | undefined } = {},
+  options: {
+    append?: ((value: Value, record: Record) => void) | undefined
+    initial?: { value: Value; version: number } | undefined
+  } = {},
 ): () => Value {
   let value = options.initial?.value
   let builtAt = options.initial?.version ?? -1

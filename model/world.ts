@@ -199,7 +199,9 @@ export class World {
       own ??= derived(collection as never, build, {
         append,
         initial:
-          this.#base && !append && adoptedAt !== undefined ? { value: inherited(this.#base), version: adoptedAt } : undefined,
+          this.#base && !append && adoptedAt !== undefined
+            ? { value: inherited(this.#base), version: adoptedAt }
+            : undefined,
       })
       return own()
     }

@@ -22,7 +22,11 @@ const session = (key: string) => ({ 'x-mock-session': key })
 it('serves 40 sessions reset to 100,000 personas a team from one shared world, within 300 MB', async () => {
   const call = await start(300 * MB, 21)
   for (let i = 0; i < 40; i++) {
-    const reset = await call('/__mock/reset', { method: 'POST', json: { personas: 100_000 }, headers: session(`big-${i}`) })
+    const reset = await call('/__mock/reset', {
+      method: 'POST',
+      json: { personas: 100_000 },
+      headers: session(`big-${i}`),
+    })
     expect(reset.status, `reset of session ${i}: ${reset.text}`).toBe(200)
   }
   const fixtures = running!.sessions.primary.fixtures
@@ -47,7 +51,9 @@ it('lets the least recently used session go to make room for a new world', async
       (v) => v.value,
     )
   // About 29 MB each: two do not fit in 40 MB beside the default world.
-  expect((await call('/__mock/reset', { method: 'POST', json: { personas: 20_000 }, headers: session('a') })).status).toBe(200)
+  expect(
+    (await call('/__mock/reset', { method: 'POST', json: { personas: 20_000 }, headers: session('a') })).status,
+  ).toBe(200)
   expect((await addValue('a')).status).toBe(201)
   expect(await values('a')).toContain('kept-by-a')
   const b = await call('/__mock/reset', { method: 'POST', json: { personas: 20_001 }, headers: session('b') })

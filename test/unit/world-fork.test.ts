@@ -94,7 +94,17 @@ describe('a fork of a seeded world', () => {
     await fork.rules.createAll([{ ...rule, rule_id: 'forked-rule' }])
     expect(heard).toEqual(['rules:1'])
     expect(fork.version).not.toBe(version)
-    expect(fork.rulesByPolicy().get(rule.policy_id)?.some((r) => r.rule_id === 'forked-rule')).toBe(true)
-    expect(base.rulesByPolicy().get(rule.policy_id)?.some((r) => r.rule_id === 'forked-rule')).toBe(false)
+    expect(
+      fork
+        .rulesByPolicy()
+        .get(rule.policy_id)
+        ?.some((r) => r.rule_id === 'forked-rule'),
+    ).toBe(true)
+    expect(
+      base
+        .rulesByPolicy()
+        .get(rule.policy_id)
+        ?.some((r) => r.rule_id === 'forked-rule'),
+    ).toBe(false)
   })
 })
