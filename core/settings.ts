@@ -2,7 +2,14 @@ import { createTokenVerifier, DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/body.js'
 import { httpError } from '../fastapi/responses.js'
 import { MockInstance } from '../mock/instance.js'
-import { HEADER_OR_COOKIE_SESSIONS, SESSION_HEADER, type Sessions, type SessionTransport } from '../mock/sessions.js'
+import { SnapshotError } from '../mock/snapshots.js'
+import {
+  HEADER_OR_COOKIE_SESSIONS,
+  SESSION_FROM_HEADER,
+  SESSION_HEADER,
+  type Sessions,
+  type SessionTransport,
+} from '../mock/sessions.js'
 import type { WorldOptions } from '../factories/world.js'
 import type { ControlGuard } from './control-guard.js'
 import { DEV_CORS, type CorsSettings } from './cors.js'
@@ -97,6 +104,23 @@ function instanceResolver({ instance, sessions }: CoreOptions) {
     const key = (sessions ?? HEADER_OR_COOKIE_SESSIONS).keyOf(request)
     if ('invalid' in key)
       throw httpError(400, `Invalid ${SESSION_HEADER}: use 1 to 128 characters among A-Z a-z 0-9 . _ ~ -`)
-    return instance.instance(key.key)
+    const from = request.headers.get(SESSION_FROM_HEADER)
+    if (from === null) return instance.instance(key.key)
+    if (key.key === undefined)
+      throw httpError(
+        400,
+        `${SESSION_FROM_HEADER} names the snapshot a new session starts from: name the session too (${SESSION_HEADER})`,
+      )
+    return instance.instance(key.key, (created) => startFrom(created, from))
+  }
+}
+
+/** A new session's world from a snapshot: an unknown one answers 404 (and the session is not kept). */
+async function startFrom(created: MockInstance, snapshot: string): Promise<void> {
+  try {
+    await created.restoreSnapshot(snapshot)
+  } catch (error) {
+    if (error instanceof SnapshotError) throw httpError(404, error.message)
+    throw error
   }
 }

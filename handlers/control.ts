@@ -17,6 +17,14 @@ import { listScenarios, selectedScenarios, selectScenario } from './control-scen
 import { resetWithScenarios } from '../mock/scenario-effects.js'
 import type { ScenarioRegistry } from '../mock/scenarios.js'
 import { toHar } from './har.js'
+import {
+  deleteSnapshot,
+  exportSnapshot,
+  importSnapshot,
+  listSnapshots,
+  restoreSnapshot,
+  takeSnapshot,
+} from './control-snapshots.js'
 
 /** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
 export const CONTROL_PREFIX = '/__mock'
@@ -49,7 +57,12 @@ export interface ControlSettings {
 }
 
 /** An answer on the world of the request's session. */
-type WorldAnswer = (request: Request, url: URL, instance: MockInstance) => Promise<Response> | Response
+type WorldAnswer = (
+  request: Request,
+  url: URL,
+  instance: MockInstance,
+  params: Record<string, string>,
+) => Promise<Response> | Response
 /** An answer about the server itself, which no session's world is created or touched for; `params` from the path. */
 type ServerAnswer = (request: Request, url: URL, params: Record<string, string>) => Promise<Response> | Response
 
@@ -197,6 +210,42 @@ export function createControl(settings: ControlSettings) {
     },
     {
       method: 'GET',
+      path: '/snapshots',
+      description: 'the snapshots kept: name, taken_at, seed, personas_per_team',
+      answer: listSnapshots,
+    },
+    {
+      method: 'POST',
+      path: '/snapshots',
+      description: 'keeps the world as it is now: {"name"} (201); a session can start from it (X-Mock-Session-From)',
+      answer: takeSnapshot,
+    },
+    {
+      method: 'POST',
+      path: '/snapshots/{name}/restore',
+      description: 'the world becomes the snapshot again (faults and the clock stay); answers the fixtures',
+      answer: restoreSnapshot,
+    },
+    {
+      method: 'GET',
+      path: '/snapshots/{name}',
+      description: 'the snapshot as a state file',
+      answer: exportSnapshot,
+    },
+    {
+      method: 'PUT',
+      path: '/snapshots/{name}',
+      description: 'keeps a state file as a snapshot of this name (validated as PUT /__mock/state)',
+      answer: importSnapshot,
+    },
+    {
+      method: 'DELETE',
+      path: '/snapshots/{name}',
+      description: 'forgets a snapshot: 204, or 404',
+      answer: deleteSnapshot,
+    },
+    {
+      method: 'GET',
       path: '/sessions',
       description: 'the X-Mock-Session worlds kept: key, scenario, last used, writes',
       server: () => listSessions(settings.sessions),
@@ -217,7 +266,7 @@ export function createControl(settings: ControlSettings) {
     if ('allow' in found) return methodNotAllowed(found.allow)
     const { route, params } = found
     if ('server' in route) return route.server(request, url, params)
-    return route.answer(request, url, await settings.instanceFor(request))
+    return route.answer(request, url, await settings.instanceFor(request), params)
   }
 }
 

@@ -82,6 +82,15 @@ export class MockHandle {
     return this.instance.records.creators
   }
 
+  /**
+   * Keeps the world as it is now under `name`, to come back to with {@link restore} (or, on a
+   * standalone server, to start a session from).
+   */
+  readonly snapshot = async (name = 'default'): Promise<void> => void (await this.instance.snapshot(name))
+
+  /** The world becomes a snapshot's again (faults and the clock stay). */
+  readonly restore = (name = 'default'): Promise<void> => this.instance.restoreSnapshot(name)
+
   /** Back to a freshly seeded world (the same seed and size unless given), with the starting scenarios; faults are cleared. */
   readonly reset = (options?: WorldOptions): Promise<void> => resetWithScenarios(this.instance, options ?? {})
 

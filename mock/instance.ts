@@ -8,7 +8,9 @@ import { Clock } from './clock.js'
 import { Faults } from './faults.js'
 import { Journal } from './journal.js'
 import { worldBytes, type MemoryBudget } from './memory-budget.js'
-import { parseState, serializeState } from './state.js'
+import { type Snapshot, Snapshots } from './snapshots.js'
+import { serializeState } from './state.js'
+import { readState } from './state-read.js'
 
 export interface InstanceOptions extends WorldOptions {
   /** The secret fixture tokens are signed with. @default DEVELOPMENT_JWT_SECRET */
@@ -17,6 +19,8 @@ export interface InstanceOptions extends WorldOptions {
   journalSize?: number
   /** Admits new worlds (a reset to another size, an import) within a memory budget. @default no limit */
   budget?: MemoryBudget
+  /** The named snapshots this instance takes and restores (a server's sessions share one). @default its own */
+  snapshots?: Snapshots
 }
 
 /** A world with its fixtures and options: what a reset or an import replaces, and what undoing it brings back. */
@@ -38,6 +42,8 @@ export class MockInstance {
   /** Valid records of the current world: `records.builders`, `records.creators`, `create`, `delete`. */
   readonly records = new RecordFactory(this)
   readonly journal: Journal
+  /** Named snapshots of worlds, shared with the other instances of the same mock. */
+  readonly snapshots: Snapshots
   #world: World
   #fixtures: Fixtures
   #options: Required<WorldOptions>
@@ -54,6 +60,7 @@ export class MockInstance {
     this.#fixtures = fixtures
     this.#options = options
     this.journal = new Journal(settings.journalSize)
+    this.snapshots = settings.snapshots ?? new Snapshots()
   }
 
   /** A freshly seeded instance. */
@@ -104,7 +111,7 @@ export class MockInstance {
    * @throws StateError when the state is not valid; the world is then unchanged.
    */
   async importState(text: string): Promise<void> {
-    const state = parseState(text)
+    const state = await readState(text)
     const { personas, ...others } = state.contents
     const otherRecords = Object.values(others).reduce((sum, records) => sum + records.length, 0)
     this.settings.budget?.admit(worldBytes(personas.length, otherRecords), 'this state')
@@ -114,6 +121,20 @@ export class MockInstance {
       { seed: state.seed, personasPerTeam: state.personasPerTeam },
       await buildFixtures(world, this.#secret),
     )
+  }
+
+  /** Keeps the world as it is now under `name` (see {@link Snapshots}). */
+  snapshot(name: string): Promise<Snapshot> {
+    return this.snapshots.take(name, this.#world, this.#options)
+  }
+
+  /**
+   * Replaces the world with a fork of a snapshot's (faults and the clock stay).
+   * @throws SnapshotError when there is no snapshot of that name
+   */
+  async restoreSnapshot(name: string): Promise<void> {
+    const { base } = this.snapshots.get(name)
+    await this.#swap(await base.world.fork(), base.options, await base.fixtures(this.#secret))
   }
 
   /** Calls `listener` right after every reset or import, with what it replaced (a persistence logs or undoes it). */

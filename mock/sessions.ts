@@ -4,6 +4,8 @@ import type { MockInstance } from './instance.js'
 import type { MemoryBudget } from './memory-budget.js'
 
 export const SESSION_HEADER = 'x-mock-session'
+/** Names the snapshot a new session starts from. */
+export const SESSION_FROM_HEADER = 'x-mock-session-from'
 export const SESSION_COOKIE = 'mock_session'
 /** How many session worlds are kept; the least recently used is dropped past it. */
 export const DEFAULT_SESSION_LIMIT = 100
@@ -30,7 +32,10 @@ export interface SessionTransport {
 }
 
 /** Sessions named by the `X-Mock-Session` header or the `mock_session` cookie. */
-export const HEADER_OR_COOKIE_SESSIONS: SessionTransport = { keyOf: sessionKey, headers: [SESSION_HEADER] }
+export const HEADER_OR_COOKIE_SESSIONS: SessionTransport = {
+  keyOf: sessionKey,
+  headers: [SESSION_HEADER, SESSION_FROM_HEADER],
+}
 
 function cookie(header: string | null, name: string): string | undefined {
   for (const part of header?.split(';') ?? []) {
@@ -66,14 +71,17 @@ export class Sessions {
     return this.#sessions.size
   }
 
-  /** The instance for a session key (undefined: the default one). */
-  async instance(key: string | undefined): Promise<MockInstance> {
+  /**
+   * The instance for a session key (undefined: the default one). A new session's instance is
+   * handed to `prepare` first (e.g. to start from a snapshot); when that fails, it is not kept.
+   */
+  async instance(key: string | undefined, prepare?: (created: MockInstance) => Promise<void>): Promise<MockInstance> {
     if (key === undefined) return this.primary
     let session = this.#sessions.get(key)
     if (session) {
       this.#sessions.delete(key) // re-inserted below: Map order is the recency order
     } else {
-      const spawned = this.spawn(this.primary)
+      const spawned = this.spawn(this.primary).then(async (created) => (await prepare?.(created), created))
       session = spawned
       spawned.then(
         (instance) => this.#sessions.get(key) === spawned && this.#created.set(key, instance),
@@ -121,7 +129,12 @@ export class Sessions {
   }
 
   #worlds(): World[] {
-    return [this.primary.world, ...[...this.#created.values()].map((instance) => instance.world), ...keptBaseWorlds()]
+    return [
+      this.primary.world,
+      ...[...this.#created.values()].map((instance) => instance.world),
+      ...this.primary.snapshots.worlds(),
+      ...keptBaseWorlds(),
+    ]
   }
 
   /** Lets go of a kept base nobody forks from, else of the least recently used session but the newest. */

@@ -104,6 +104,18 @@ export class World {
     return this.#collection('rules')
   }
 
+  /**
+   * A world that keeps what this one holds now, whatever this one does next (a snapshot to
+   * fork from): the same records, and this world's base where it has no collection of its own.
+   * Where @msw/data's storage cannot be shared, a copy.
+   */
+  async snapshot(): Promise<World> {
+    if (!canAdopt()) return new World(this.seed).load(this.contents())
+    const kept = new World(this.seed, this.#base)
+    for (const name of this.ownCollections) kept.#adopt(name, this.#own[name]!.all())
+    return kept
+  }
+
   /** Moves with every write to any collection: what persistence watches. */
   get version(): string {
     return COLLECTION_NAMES.map((name) => this.#own[name]?.version ?? '-').join('.')
@@ -166,11 +178,15 @@ export class World {
   #collection<Name extends CollectionName>(name: Name): Collections[Name] {
     const own = this.#own[name]
     if (own) return own
+    const collection = this.#adopt(name, this.#base ? this.#base.#records(name) : [])
+    if (this.#base) this.#adoptedAt[name] = collection.version
+    return collection
+  }
+
+  /** Makes a collection this world's own, holding `records` (the same objects). */
+  #adopt<Name extends CollectionName>(name: Name, records: readonly object[]): Collections[Name] {
     const collection = new TrackedCollection({ schema: SCHEMAS[name] }) as Collections[Name]
-    if (this.#base) {
-      adoptAll(collection as never, this.#base.#records(name))
-      this.#adoptedAt[name] = collection.version
-    }
+    if (records.length > 0) adoptAll(collection as never, records)
     this.#own[name] = collection
     for (const listener of this.#storedListeners) this.#listen(name, listener)
     return collection

@@ -6,6 +6,7 @@ import { createCore, type Core } from '../../core/index.js'
 import { internalServerError, notFound } from '../../fastapi/responses.js'
 import { MockInstance, type InstanceOptions } from '../../mock/instance.js'
 import { MemoryBudget } from '../../mock/memory-budget.js'
+import { Snapshots } from '../../mock/snapshots.js'
 import { DEFAULT_SESSION_LIMIT, Sessions } from '../../mock/sessions.js'
 import type { Profile, ProfileOptions } from '../../model/profile.js'
 import { scenarioRegistry } from '../../mock/handle.js'
@@ -75,9 +76,11 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
   const startScenarios = scenarioRegistry(options).resolve(options.scenario)
   const configured = { seed: options.seed, personasPerTeam: options.personasPerTeam }
   const budget = new MemoryBudget(options.maxMemoryBytes ?? defaultMemoryBudget())
+  // One set of snapshots for every session: a snapshot taken in one can start another.
+  const snapshots = new Snapshots()
   /** A seeded instance with the start scenarios applied (for the default world, and each new session). */
   const seeded = async (worldOptions: InstanceOptions) => {
-    const instance = await MockInstance.create({ ...options, ...worldOptions, budget })
+    const instance = await MockInstance.create({ ...options, ...worldOptions, budget, snapshots })
     setStartScenarios(instance, startScenarios)
     if (startScenarios.length > 0) await selectScenarios(instance, startScenarios, instance.worldOptions)
     return instance
