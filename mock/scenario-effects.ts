@@ -4,7 +4,7 @@ import type { OperationName } from '../api/routes.js'
 import { RecordFactory } from '../factories/build.js'
 import type { WorldOptions } from '../factories/world.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
-import { World } from '../model/world.js'
+import type { World } from '../model/world.js'
 import { Clock } from './clock.js'
 import { Faults, FaultsConfig } from './faults.js'
 import { MockInstance } from './instance.js'
@@ -239,8 +239,10 @@ async function keepingFaultsAndClock(faults: Faults, clock: Clock, reset: () => 
   clock.set(ms, { frozen })
 }
 
-/** A copy-on-write fork where the world has them (cheap), else a copy of its records. */
-function forkWorld(world: World): Promise<World> {
-  const fork = (world as World & { fork?: () => Promise<World> }).fork
-  return fork ? fork.call(world) : new World(world.seed).load(world.contents())
+/**
+ * A copy-on-write fork of what the world holds now: of a snapshot of it, as a world that is still
+ * written must not be forked directly (its fork would see its later writes).
+ */
+async function forkWorld(world: World): Promise<World> {
+  return (await world.snapshot()).fork()
 }
