@@ -23,6 +23,8 @@ export { Sessions, SESSION_COOKIE, SESSION_HEADER, DEFAULT_SESSION_LIMIT } from 
 export { FaultsConfig } from './mock/faults.js'
 export { StateError, STATE_FORMAT } from './mock/state.js'
 export { Clock, type ClockState, type ClockTime } from './mock/clock.js'
+export { InvalidOverrideError } from './mock/override-answer.js'
+export type * from './mock/override-types.js'
 export {
   defineScenario,
   ScenarioRegistry,

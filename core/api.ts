@@ -5,6 +5,7 @@ import type { Route, RouteResult } from '../fastapi/router.js'
 import { statusPhrase } from '../fastapi/status-phrases.js'
 import { OPERATIONS } from '../handlers/index.js'
 import type { MockInstance } from '../mock/instance.js'
+import { overrideHook } from '../mock/overrides.js'
 import { answerWithOverrides, claimsOf, profileOf, scenarioView, type ScenarioView } from '../mock/scenario-effects.js'
 import { SCENARIO_HEADER, UnknownScenarioError } from '../mock/scenarios.js'
 import { redirectLocation } from '../python/url-quote.js'
@@ -23,7 +24,7 @@ export function createApi(settings: CoreSettings) {
     const instance = await settings.instanceFor(exchange.request)
     const body = bodyCopy(exchange.request)
     const response = await settle(
-      async () => answer(result, exchange, await viewOf(exchange.request, instance, settings), settings),
+      async () => answer(result, exchange, await viewOf(exchange.request, instance, settings), settings, instance),
       (error) => settings.logError(`${exchange.request.method} ${exchange.url.pathname} failed:`, error),
     )
     const bytes = await body
@@ -51,6 +52,7 @@ async function answer(
   { request, url }: Exchange,
   view: ScenarioView,
   settings: CoreSettings,
+  instance: MockInstance,
 ): Promise<Response> {
   switch (result.kind) {
     case 'match': {
@@ -72,6 +74,7 @@ async function answer(
             return claims && claimsOf(claims, effects)
           },
           now,
+          intercept: overrideHook(instance, name, { world, request, profile }),
         }),
       )
     }

@@ -24,14 +24,19 @@ export async function authenticate(
       : notAuthenticated(profile)
   }
   const claims = await verify(credentials)
-  if (!claims) throw httpError(401, errorText(profile, 'invalidToken'), BEARER_CHALLENGE)
+  if (!claims) throw invalidToken(profile)
   return claims
 }
 
-const notAuthenticated = (profile: Profile) =>
+/** The answer to a request without credentials: 401 with the Bearer challenge, or 403 (FastAPI ≤0.121). */
+export const notAuthenticated = (profile: Profile): Response =>
   profile.missingCredentialsStatus === 403
     ? httpError(403, errorText(profile, 'notAuthenticated'))
     : httpError(401, errorText(profile, 'notAuthenticated'), BEARER_CHALLENGE)
+
+/** The answer to a token the server cannot validate: 401 with the Bearer challenge. */
+export const invalidToken = (profile: Profile): Response =>
+  httpError(401, errorText(profile, 'invalidToken'), BEARER_CHALLENGE)
 
 /** `require(permission)`: super admins have every permission. */
 export function requirePermission(claims: Claims, permission: string, profile: Profile): void {

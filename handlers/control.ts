@@ -17,6 +17,7 @@ import { listScenarios, selectedScenarios, selectScenario } from './control-scen
 import { resetWithScenarios } from '../mock/scenario-effects.js'
 import type { ScenarioRegistry } from '../mock/scenarios.js'
 import { toHar } from './har.js'
+import { deleteOverrides, overridesState, putOverride } from './control-overrides.js'
 import {
   deleteSnapshot,
   exportSnapshot,
@@ -128,6 +129,31 @@ export function createControl(settings: ControlSettings) {
       path: '/faults',
       description: 'sets latency, errors and dropped connections, globally or per operation',
       answer: setFaults,
+    },
+    {
+      method: 'GET',
+      path: '/overrides',
+      description: 'the typed overrides of this world, by operation (a function set in code as {"function": name})',
+      answer: (_, __, instance) => overridesState(instance),
+    },
+    {
+      method: 'PUT',
+      path: '/overrides/{operation}',
+      description:
+        'answers the operation with {"status", "body", "headers"} or {"error": "not_found", ...} after auth and validation, as FastAPI would',
+      answer: (request, url, instance) => putOverride(request, instance, lastSegment(url)),
+    },
+    {
+      method: 'DELETE',
+      path: '/overrides',
+      description: 'drops every override of this world: 204',
+      answer: (_, __, instance) => deleteOverrides(instance),
+    },
+    {
+      method: 'DELETE',
+      path: '/overrides/{operation}',
+      description: "drops the operation's override: 204; 404 for an unknown operation",
+      answer: (_, url, instance) => deleteOverrides(instance, lastSegment(url)),
     },
     {
       method: 'GET',
@@ -287,6 +313,16 @@ function findRoute(routes: readonly ControlRoute[], method: string, path: string
   const found = matching.find(({ route }) => route.method === method)
   if (found || matching.length === 0) return found
   return { allow: matching.flatMap(({ route }) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])) }
+}
+
+/** The last segment of a control path, percent-decoded (a `{name}` the route matched). */
+function lastSegment(url: URL): string {
+  const segment = url.pathname.slice(url.pathname.lastIndexOf('/') + 1)
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
 }
 
 function matchPath(pattern: string, path: string): Record<string, string> | undefined {

@@ -15,7 +15,7 @@ import { writeResource } from '../wire/encode.js'
  * `POST /v1/demographics/{dimension_id}/values/bulk`: adds values to a dimension, all or
  * nothing. The body is read (and invalid JSON refused) before authentication, as FastAPI does.
  */
-export const bulkAddValues: Operation = async ({ request, params, world, profile, verifyToken, now }) => {
+export const bulkAddValues: Operation = async ({ request, params, world, profile, verifyToken, now, intercept }) => {
   const body = await readBody(request, profile)
   const user = await authenticate(request, profile, verifyToken)
   requireSuperAdmin(user, profile)
@@ -25,9 +25,11 @@ export const bulkAddValues: Operation = async ({ request, params, world, profile
       ? { ok: false, errors: [missingBody(profile)] }
       : validateInput(bulkAddBody(profile), body, ['body'], profile)
   throwIfInvalid([...path.errors, ...(items.ok ? [] : items.errors)])
+  const accepted = (items as { value: { values: NewValue[] } }).value
+  const overridden = await intercept?.({ query: {}, params: path.values, body: accepted, claims: user })
+  if (overridden) return overridden
   const dimension = world.dimensionById().get(path.values.dimension_id as string)
   if (!dimension) throw httpError(404, errorText(profile, 'dimensionNotFound'))
-  const accepted = (items as { value: { values: NewValue[] } }).value
   throwIfInvalid(unwritableValues(profile, accepted, ['body']))
   const { values } = accepted
   const result = await addValues(world, dimension.id, values, profile.bulkDuplicates, now)

@@ -15,6 +15,19 @@ interface OperationContext {
   verifyToken: (token: string) => Promise<Claims | undefined>
   /** The instance's clock when the operation started, in whole Unix seconds: what new records are stamped with. */
   now: number
+  /**
+   * Called once the request is authorized and valid, before the world is queried: an answer in
+   * its place (a typed override, mock/overrides.ts), or `undefined` to go on.
+   */
+  intercept?: (parsed: ParsedRequest) => Promise<Response | undefined>
+}
+
+/** A request as the operation sees it once authorized and valid: values validated, claims checked. */
+export interface ParsedRequest {
+  query: Record<string, unknown>
+  params: Record<string, unknown>
+  body: unknown
+  claims: Claims
 }
 
 /**

@@ -14,12 +14,14 @@ import { encodeListed } from '../wire/encode.js'
  * case-insensitive search over name, description and role; created_at descending, then id.
  * The team defaults to the token's; only super admins may name another team.
  */
-export const listPersonas: Operation = async ({ request, query, world, profile, verifyToken }) => {
+export const listPersonas: Operation = async ({ request, query, world, profile, verifyToken, intercept }) => {
   const user = await authenticate(request, profile, verifyToken)
   requirePermission(user, Permission.personaRead, profile)
   const parameters = { source: 'query' as const, schema: listPersonasQuery(profile), read: queryReader(query) }
   const { values, errors } = validateParams([parameters], profile)
   throwIfInvalid(errors)
+  const overridden = await intercept?.({ query: values, params: {}, body: undefined, claims: user })
+  if (overridden) return overridden
   const teamId = (values.team_id as string | null) ?? user.team_id
   if (!teamId) throw httpError(400, errorText(profile, 'teamRequired'))
   if (!user.is_super_admin && teamId !== user.team_id) throw httpError(403, errorText(profile, 'teamForbidden'))

@@ -13,7 +13,15 @@ import { encodeListed } from '../wire/encode.js'
  * `GET /v1/policies/{policy_id}/rules`: one page of a policy's rules, created_at ascending,
  * then rule_id. A policy of another team is as unknown as one that does not exist.
  */
-export const listPolicyRules: Operation = async ({ request, params, query, world, profile, verifyToken }) => {
+export const listPolicyRules: Operation = async ({
+  request,
+  params,
+  query,
+  world,
+  profile,
+  verifyToken,
+  intercept,
+}) => {
   const user = await authenticate(request, profile, verifyToken)
   requirePermission(user, Permission.policyRead, profile)
   const { limit, offset } = profile.rulesPaging
@@ -25,6 +33,9 @@ export const listPolicyRules: Operation = async ({ request, params, query, world
     profile,
   )
   throwIfInvalid(errors)
+  const { policy_id, ...paging } = values
+  const overridden = await intercept?.({ query: paging, params: { policy_id }, body: undefined, claims: user })
+  if (overridden) return overridden
   const policy = world.policyById().get(values.policy_id as string)
   if (!policy || (!user.is_super_admin && policy.team_id !== user.team_id))
     throw httpError(404, errorText(profile, 'policyNotFound'))

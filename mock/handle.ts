@@ -6,6 +6,9 @@ import { resolveProfile, type Profile, type ProfileOptions } from '../model/prof
 import type { World } from '../model/world.js'
 import type { Clock } from './clock.js'
 import { MockInstance } from './instance.js'
+import type { OperationName } from '../api/routes.js'
+import type { OperationOverride } from './override-types.js'
+import { setOverride } from './overrides.js'
 import { effectsOf, resetWithScenarios, selectScenarios, setStartScenarios } from './scenario-effects.js'
 import { ScenarioRegistry, type Scenario } from './scenarios.js'
 import { BUILTIN_SCENARIOS } from './scenarios-builtin.js'
@@ -81,6 +84,18 @@ export class MockHandle {
   get create(): Creators {
     return this.instance.records.creators
   }
+
+  /**
+   * Answers an operation with a typed override until `resetHandlers()`: a status and a body, an error shape
+   * of the real server, or a function of the parsed request (after authentication and validation). Answered
+   * on the wire as FastAPI answers; the last override of an operation wins.
+   * @throws InvalidOverrideError for a status or body the operation cannot answer
+   * @example mock.override('list_personas', { status: 200, body: { results: [], total: 0 } })
+   * @example mock.override('list_policy_rules', { error: 'not_found' })
+   * @example mock.override('list_personas', (req) => ({ body: { results: [], total: req.query.limit } }))
+   */
+  readonly override = <Op extends OperationName>(operation: Op, override: OperationOverride<Op>): void =>
+    setOverride(this.instance, operation, override)
 
   /**
    * Keeps the world as it is now under `name`, to come back to with {@link restore} (or, on a

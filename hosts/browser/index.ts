@@ -4,6 +4,7 @@ import type { WorldOptions } from '../../factories/world.js'
 import { createHandlers } from '../msw.js'
 import { MockHandle, seedInstance, type MockOptions } from '../../mock/handle.js'
 import type { MockInstance } from '../../mock/instance.js'
+import { clearOverrides } from '../../mock/overrides.js'
 import { parseScenarioNames } from '../../mock/scenarios.js'
 import { resetWithScenarios } from '../../mock/scenario-effects.js'
 import { persistInLocalStorage } from './persistence.js'
@@ -63,7 +64,11 @@ export class MockWorker extends MockHandle {
   }
 
   readonly use = (...handlers: RequestHandler[]): void => this.worker.use(...handlers)
-  readonly resetHandlers = (): void => this.worker.resetHandlers()
+  /** Drops the handlers added with `use` and the overrides set with `override`. */
+  readonly resetHandlers = (): void => {
+    this.worker.resetHandlers()
+    clearOverrides(this.instance)
+  }
   readonly stop = (): void => this.worker.stop()
 }
 
@@ -103,3 +108,5 @@ function pageScenario(): string | undefined {
 
 /** The API's bodies as the app receives and sends them (types only). */
 export type * from '../../api/wire-types.js'
+export type * from '../../mock/override-types.js'
+export { InvalidOverrideError } from '../../mock/override-answer.js'

@@ -3,6 +3,7 @@ import { setupServer, type SetupServer } from 'msw/node'
 import { createHandlers } from '../msw.js'
 import { MockHandle, seedInstance, type MockOptions } from '../../mock/handle.js'
 import type { MockInstance } from '../../mock/instance.js'
+import { clearOverrides } from '../../mock/overrides.js'
 
 export interface MockServerOptions extends MockOptions {
   /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
@@ -50,8 +51,11 @@ export class MockServer extends MockHandle {
   /** Prepends handlers for the current test (msw's `server.use`). */
   readonly use = (...handlers: RequestHandler[]): void => this.server.use(...handlers)
 
-  /** Drops the handlers added with `use`. */
-  readonly resetHandlers = (): void => this.server.resetHandlers()
+  /** Drops the handlers added with `use` and the overrides set with `override`. */
+  readonly resetHandlers = (): void => {
+    this.server.resetHandlers()
+    clearOverrides(this.instance)
+  }
 
   /** Stops intercepting requests. */
   readonly close = (): void => {
@@ -90,4 +94,6 @@ export type { MockInstance } from '../../mock/instance.js'
 export type { Clock, ClockTime } from '../../mock/clock.js'
 export { RecordError, type Builders, type Creators, type Overrides } from '../../factories/build.js'
 export { defineScenario, UnknownScenarioError, type Scenario, type ScenarioContext } from '../../mock/scenarios.js'
+export type * from '../../mock/override-types.js'
+export { InvalidOverrideError } from '../../mock/override-answer.js'
 export type * from '../../api/wire-types.js'

@@ -4,6 +4,7 @@ import type { AnyHandler } from 'msw'
 import { createHandlers } from '../msw.js'
 import { MockHandle, seedInstance, type MockOptions } from '../../mock/handle.js'
 import type { MockInstance } from '../../mock/instance.js'
+import { clearOverrides } from '../../mock/overrides.js'
 
 export interface PlaywrightMockOptions extends MockOptions {
   /** Milliseconds added before every API answer. @default 0 */
@@ -23,7 +24,11 @@ export class PlaywrightMock extends MockHandle {
 
   /** Prepends handlers for this test only. */
   readonly use = (...handlers: AnyHandler[]): void => this.network.use(...handlers)
-  readonly resetHandlers = (): void => this.network.resetHandlers()
+  /** Drops the handlers added with `use` and the overrides set with `override`. */
+  readonly resetHandlers = (): void => {
+    this.network.resetHandlers()
+    clearOverrides(this.instance)
+  }
 }
 
 /**
@@ -65,3 +70,5 @@ export { expect }
 
 /** The API's bodies as the app receives and sends them (types only). */
 export type * from '../../api/wire-types.js'
+export type * from '../../mock/override-types.js'
+export { InvalidOverrideError } from '../../mock/override-answer.js'
