@@ -32,6 +32,7 @@ import type {
   HTTPError,
   HTTPValidationError,
   ListPersonasParams,
+  OperationOverride,
   Persona,
   PersonaListResponse,
   PolicyRule,
@@ -107,6 +108,13 @@ export function fieldErrors(error: HTTPValidationError): Map<string, string> {
 
 export const samePersona = (persona: Persona): BrowserPersona => persona
 
+/** Typed overrides a team keeps beside its tests: checked against the operation's schemas. */
+export const emptyPage: OperationOverride<'list_personas'> = { status: 200, body: { results: [], total: 0 } }
+export const pageOfLimit: OperationOverride<'list_personas'> = (req) => ({ body: { results: [], total: req.query.limit } })
+export const noPolicy: OperationOverride<'list_policy_rules'> = { error: 'not_found' }
+// @ts-expect-error a page of personas, not a list
+export const wrongBody: OperationOverride<'list_personas'> = { status: 200, body: [] }
+
 // The types are precise, not any: each line under a @ts-expect-error must be an error.
 export function precise(value: DemographicValue): void {
   // @ts-expect-error sort_order is a number
@@ -122,7 +130,7 @@ export function precise(value: DemographicValue): void {
 /** Runs the compiled app against the mock installed beside it, as the app's own tests would. */
 const RUN = `
 import { createMockServer } from 'agent-console-mock/node'
-import { addValues, adversaries, describe, label, listPersonas, nextSortOrder, rulesBySeverity } from './out/app.js'
+import { addValues, adversaries, describe, label, listPersonas, nextSortOrder, pageOfLimit, rulesBySeverity } from './out/app.js'
 
 const mock = await createMockServer({ seed: 5, personasPerTeam: 12 })
 const { teams, tokens, dimensions, policies } = mock.fixtures
@@ -132,6 +140,9 @@ const page = await listPersonas(reader, { team_id: teams[0].id, limit: 12 })
 const added = await addValues(admin, dimensions[0].id, ['north', 'south'])
 const rules = await fetch(mock.url('/v1/policies/' + policies[0].id + '/rules'), { headers: { authorization: 'Bearer ' + tokens.team_reader } })
 const invalid = await fetch(mock.url('/v1/personas/?team_id=' + teams[0].id + '&limit=0'), { headers: { authorization: 'Bearer ' + tokens.team_reader } })
+mock.override('list_personas', pageOfLimit)
+const overridden = await listPersonas(reader, { limit: 7 })
+mock.resetHandlers()
 console.log(JSON.stringify({
   total: page.total,
   adversaries: adversaries(page).length <= page.results.length,
@@ -139,6 +150,7 @@ console.log(JSON.stringify({
   next: nextSortOrder(added),
   severities: Object.keys(rulesBySeverity(await rules.json())).length > 0,
   error: describe(await invalid.json()),
+  overridden: overridden.total,
 }))
 mock.close()
 `
@@ -218,6 +230,7 @@ it('runs the compiled app against the installed mock', () => {
     next: 3,
     severities: true,
     error: 'query.limit: Input should be greater than or equal to 1',
+    overridden: 7,
   })
 }, 240_000)
 
