@@ -64,7 +64,7 @@ const FACTORY_STREAM = 6
 export class RecordFactory {
   #world: World | undefined
   #count = 0
-  readonly #ids = new WeakMap<object, { version: unknown; ids: Set<string> }>()
+  readonly #ids = new WeakMap<object, { version: unknown; ids: StoredIds }>()
 
   constructor(private readonly source: RecordSource) {}
 
@@ -172,7 +172,7 @@ export class RecordFactory {
     collection: Name,
     overrides: Overrides<Name>,
     pending: readonly object[],
-    taken: ReadonlySet<string>,
+    taken: Pick<ReadonlySet<string>, 'has'>,
   ): { record: StoredRecordOf<Name> } | { problems: RecordProblem[] } {
     if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
       return { problems: [{ path: '', message: 'expected an object of fields' }] }
@@ -204,11 +204,11 @@ export class RecordFactory {
   }
 
   /** The ids a collection holds, kept from one create to the next while nothing else changed it. */
-  #idsOf(world: World, collection: RecordCollection): Set<string> {
+  #idsOf(world: World, collection: RecordCollection): StoredIds {
     const records = world[collection]
     let known = this.#ids.get(records)
     if (!known || known.version !== records.version) {
-      known = { version: records.version, ids: new Set(records.all().map((record) => record.id)) }
+      known = { version: records.version, ids: new StoredIds(() => records.all()) }
       this.#ids.set(records, known)
     }
     return known.ids
@@ -216,6 +216,31 @@ export class RecordFactory {
 }
 
 type Id = { id: string }
+
+/** Lookups by scanning after which the ids are put in a set. */
+const SCANS_BEFORE_SET = 16
+
+/**
+ * The ids of a collection's records, looked up by a scan until asked often: a fork's first
+ * record in a collection of 200,000 then costs two scans, not a set of 200,000 ids.
+ */
+class StoredIds {
+  #set: Set<string> | undefined
+  #scans = 0
+
+  constructor(private readonly records: () => readonly Id[]) {}
+
+  has(id: string): boolean {
+    if (this.#set) return this.#set.has(id)
+    if (++this.#scans > SCANS_BEFORE_SET) return (this.#set = new Set(this.records().map((r) => r.id))).has(id)
+    return this.records().some((record) => record.id === id)
+  }
+
+  /** A record stored since (a scan sees it anyway). */
+  add(id: string): void {
+    this.#set?.add(id)
+  }
+}
 
 function kinds<Make extends (collection: RecordCollection) => unknown>(make: Make) {
   return Object.fromEntries(Object.entries(KINDS).map(([kind, collection]) => [kind, make(collection)])) as never

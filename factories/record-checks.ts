@@ -21,7 +21,7 @@ export function findProblems(
   world: World,
   collection: RecordCollection,
   records: readonly object[],
-  storedIds?: ReadonlySet<string>,
+  storedIds?: Pick<ReadonlySet<string>, 'has'>,
 ): Array<RecordProblem & { index: number }> {
   const problems: Array<RecordProblem & { index: number }> = []
   const report = (index: number, path: string, message: string) => problems.push({ index, path, message })

@@ -24,12 +24,31 @@ export function indexPersonas(records: readonly Persona[]): Map<string, TeamPers
     else groups.set(persona.team_id, [persona])
   }
   const index = new Map<string, TeamPersonas>()
-  for (const [teamId, personas] of groups) {
-    personas.sort(comparePersonas)
-    let lowercase: LowercaseFields | undefined
-    index.set(teamId, { ordered: personas, lowercase: () => (lowercase ??= lowercaseFields(personas)) })
-  }
+  for (const [teamId, personas] of groups) index.set(teamId, teamPersonas(personas.sort(comparePersonas)))
   return index
+}
+
+/**
+ * The index with one persona more: a new map, the persona's team a new list with the persona in
+ * its place (a copy and a binary search, not a sort); the index given is left as it was, so a
+ * fork that adds a persona to a team of 100,000 pays a copy of references.
+ */
+export function withPersona(index: Map<string, TeamPersonas>, persona: Persona): Map<string, TeamPersonas> {
+  const ordered = [...(index.get(persona.team_id)?.ordered ?? [])]
+  let low = 0
+  let high = ordered.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (comparePersonas(ordered[middle] as Persona, persona) <= 0) low = middle + 1
+    else high = middle
+  }
+  ordered.splice(low, 0, persona)
+  return new Map(index).set(persona.team_id, teamPersonas(ordered))
+}
+
+function teamPersonas(ordered: readonly Persona[]): TeamPersonas {
+  let lowercase: LowercaseFields | undefined
+  return { ordered, lowercase: () => (lowercase ??= lowercaseFields(ordered)) }
 }
 
 function lowercaseFields(personas: readonly Persona[]): LowercaseFields {

@@ -56,11 +56,16 @@ export class TrackedCollection<Schema extends StandardSchemaV1> extends Collecti
   }
 }
 
+/** Records stored at once beyond which `insert` is not used: the value is rebuilt instead. */
+const INSERT_AT_MOST = 64
+
 /**
  * A value computed from a collection's records, rebuilt on the first read after the
- * collection changed. With `append`, records a `createAll` stored are added in place when
- * nothing else changed since the value was built (a bulk add never rescans). With `initial`,
- * the value is known already for that version of the collection (a fork's, from its base).
+ * collection changed. Records a `createAll` stored, when nothing else changed since the value
+ * was built, are added without a rebuild: in place by `append` (a bulk add never rescans), or
+ * by `insert`, which gives a new value and leaves the old one as it was (a few records; many
+ * are rebuilt). With `initial`, the value is known already for that version of the collection
+ * (a fork's, from its base).
  * @example const byId = derived(teams, (records) => new Map(records.map((t) => [t.id, t])))
  */
 export function derived<Record, Value>(
@@ -68,16 +73,21 @@ export function derived<Record, Value>(
   build: (records: readonly Record[]) => Value,
   options: {
     append?: ((value: Value, record: Record) => void) | undefined
+    insert?: ((value: Value, record: Record) => Value) | undefined
     initial?: { value: Value; version: number } | undefined
   } = {},
 ): () => Value {
   let value = options.initial?.value
   let builtAt = options.initial?.version ?? -1
-  const { append } = options
-  if (append) {
+  const { append, insert } = options
+  if (append || insert) {
     collection.onStored((before, records) => {
       if (value === undefined || builtAt !== before) return
-      for (const record of records) append(value, record as Record)
+      if (!append && records.length > INSERT_AT_MOST) return
+      for (const record of records) {
+        if (append) append(value, record as Record)
+        else value = insert!(value, record as Record)
+      }
       builtAt = collection.version
     })
   }

@@ -1,7 +1,7 @@
 import { DemographicDimension, DemographicValue, Persona, Policy, PolicyRule, Team } from './schemas.js'
 import { derived, TrackedCollection } from './tracked-collection.js'
 import { appendValue, indexValues, type DimensionValues } from './dimension-values.js'
-import { indexPersonas, type TeamPersonas } from './persona-index.js'
+import { indexPersonas, type TeamPersonas, withPersona } from './persona-index.js'
 import { adoptAll, canAdopt } from './msw-data-internals.js'
 
 const SCHEMAS = {
@@ -36,11 +36,16 @@ export class World {
   readonly #storedListeners: StoredListener[] = []
   /** Each own collection's version right after it took its base's records. */
   readonly #adoptedAt: Partial<Record<CollectionName, number>> = {}
+  /** What each index does as its collection becomes this world's own. */
+  readonly #madeOwn: Partial<Record<CollectionName, Array<(collection: object) => void>>> = {}
   #writes: Promise<unknown> = Promise.resolve()
 
   /** Personas by team, in list order (created_at descending, then id ascending). */
-  readonly personasByTeam: () => Map<string, TeamPersonas> = this.#index('personas', indexPersonas, (base) =>
-    base.personasByTeam(),
+  readonly personasByTeam: () => Map<string, TeamPersonas> = this.#index(
+    'personas',
+    indexPersonas,
+    (base) => base.personasByTeam(),
+    { insert: withPersona },
   )
   readonly dimensionById: () => Map<string, DemographicDimension> = this.#index(
     'dimensions',
@@ -63,7 +68,7 @@ export class World {
     'values',
     indexValues,
     (base) => base.valuesByDimension(),
-    appendValue,
+    { append: appendValue },
   )
 
   /**
@@ -180,6 +185,7 @@ export class World {
     if (own) return own
     const collection = this.#adopt(name, this.#base ? this.#base.#records(name) : [])
     if (this.#base) this.#adoptedAt[name] = collection.version
+    for (const makeOwn of this.#madeOwn[name] ?? []) makeOwn(collection)
     return collection
   }
 
@@ -198,28 +204,35 @@ export class World {
 
   /**
    * An index of one collection. A fork reads its base's index until the collection is its own;
-   * then it builds its own, starting from the base's while nothing changed (unless the index is
-   * added to in place by `append`, which must not reach the base's).
+   * then it keeps its own, made as the collection becomes the fork's (so it hears every store),
+   * starting from the base's while nothing changed, unless the index is added to in place by
+   * `append`, which must not reach the base's (`insert` leaves the old value as it was).
    */
   #index<Name extends CollectionName, Value>(
     name: Name,
     build: (records: readonly StoredRecord<Name>[]) => Value,
     inherited: (base: World) => Value,
-    append?: (value: Value, record: StoredRecord<Name>) => void,
+    changes: {
+      append?: (value: Value, record: StoredRecord<Name>) => void
+      insert?: (value: Value, record: StoredRecord<Name>) => Value
+    } = {},
   ): () => Value {
     let own: (() => Value) | undefined
-    return () => {
-      if (!this.#own[name] && this.#base) return inherited(this.#base)
-      const collection = this.#collection(name)
+    const makeOwn = (collection: Collections[Name]) => {
       const adoptedAt = this.#adoptedAt[name]
       own ??= derived(collection as never, build, {
-        append,
+        ...changes,
         initial:
-          this.#base && !append && adoptedAt !== undefined
+          this.#base && !changes.append && adoptedAt !== undefined
             ? { value: inherited(this.#base), version: adoptedAt }
             : undefined,
       })
-      return own()
+    }
+    ;(this.#madeOwn[name] ??= []).push(makeOwn as never)
+    return () => {
+      if (!this.#own[name] && this.#base) return inherited(this.#base)
+      makeOwn(this.#collection(name))
+      return own!()
     }
   }
 }

@@ -108,3 +108,39 @@ describe('a fork of a seeded world', () => {
     ).toBe(false)
   })
 })
+
+describe('a fork storing personas', () => {
+  it('places them in its index as a rebuild would, leaving its base index as it was', async () => {
+    const { base, fork } = await family()
+    const team = firstTeam(base)
+    const baseOrder = base
+      .personasByTeam()
+      .get(team)!
+      .ordered.map((p) => p.id)
+    const template = base.personasByTeam().get(team)!.ordered[3]!
+    const made = [0, 1, 2].map((i) => ({
+      ...template,
+      id: `00000000-0000-4000-8000-00000000010${i}`,
+      created_at: template.created_at - i,
+      name: `Stored ${i}`,
+    }))
+    await fork.personas.createAll(made)
+    const forkOrder = fork
+      .personasByTeam()
+      .get(team)!
+      .ordered.map((p) => p.id)
+    const rebuilt = [...fork.personas.all()]
+      .filter((p) => p.team_id === team)
+      .sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((p) => p.id)
+    expect(forkOrder).toEqual(rebuilt)
+    expect(forkOrder).toHaveLength(baseOrder.length + 3)
+    expect(
+      base
+        .personasByTeam()
+        .get(team)!
+        .ordered.map((p) => p.id),
+    ).toEqual(baseOrder)
+    expect(fork.personasByTeam().get(team)!.lowercase().names).toContain('stored 1')
+  })
+})
