@@ -9,7 +9,8 @@ import { Faults } from './faults.js'
 import { Journal } from './journal.js'
 import { worldBytes, type MemoryBudget } from './memory-budget.js'
 import { type Snapshot, Snapshots } from './snapshots.js'
-import { serializeState } from './state.js'
+import { serializeState, type WorldState } from './state.js'
+import { snapshotOf } from './state-stream.js'
 import { readState } from './state-read.js'
 
 export interface InstanceOptions extends WorldOptions {
@@ -99,6 +100,11 @@ export class MockInstance {
     await this.#swap(await base.world.fork(), worldOptions, await base.fixtures(this.#secret))
     this.faults.clear()
     this.clock.reset()
+  }
+
+  /** The state now, as a snapshot that later writes do not change (to write out in slices: `stateText`). */
+  stateSnapshot(): WorldState {
+    return snapshotOf({ ...this.#options, contents: this.#world.contents() })
   }
 
   /** The whole world as a state file's JSON. */

@@ -44,6 +44,20 @@ export function snapshotOf(state: WorldState): WorldState {
   return { seed: state.seed, personasPerTeam: state.personasPerTeam, contents }
 }
 
+/**
+ * The state's text, byte for byte what `serializeState` writes, built in slices that give the
+ * event loop back (a state file's snapshot of a large world). Give it a {@link snapshotOf} state.
+ */
+export async function stateText(state: WorldState): Promise<string> {
+  const slice = new TimeSlice()
+  const parts: string[] = []
+  for (const piece of statePieces(state)) {
+    parts.push(piece)
+    if (slice.due()) await slice.yield()
+  }
+  return parts.join('')
+}
+
 /** What ends an export that is left unread, and when it ended. */
 export interface StateStreamOptions {
   /** An export whose reader asks for nothing for this long is ended with an error (its memory freed). */

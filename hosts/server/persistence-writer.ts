@@ -1,3 +1,4 @@
+import { stateText } from '../../mock/state-stream.js'
 import type { MockInstance } from '../../mock/instance.js'
 import type { Change } from './persistence-changes.js'
 import { type Snapshot, StateFiles } from './persistence-files.js'
@@ -43,7 +44,7 @@ export class StateWriter {
   /** Goes on from what a start loaded: compacts what was replayed, starts a log that follows nothing. */
   async start(snapshot: Snapshot | undefined, log: LogContents | undefined, compact: boolean): Promise<void> {
     this.#snapshotVersion = this.instance.stateVersion
-    await this.#files.start(snapshot, log, compact ? this.instance.exportState() : undefined)
+    await this.#files.start(snapshot, log, compact ? await stateText(this.instance.stateSnapshot()) : undefined)
   }
 
   changed(change: Change): void {
@@ -102,11 +103,12 @@ export class StateWriter {
         await this.#files.append(batch.changes.map((change) => change.json!))
       } else {
         // The state exported is the batch's: no bulk add is half stored while the world is held.
-        const [text, version] = await this.#exclusive(() => {
+        const [state, version] = await this.#exclusive(() => {
           batch = this.#take()
-          return [this.instance.exportState(), this.instance.stateVersion] as const
+          return [this.instance.stateSnapshot(), this.instance.stateVersion] as const
         })
-        await this.#files.writeSnapshot(text)
+        // Written out in slices: a large world's snapshot never holds the event loop for long.
+        await this.#files.writeSnapshot(await stateText(state))
         this.#snapshotVersion = version
       }
       batch!.resolve()
