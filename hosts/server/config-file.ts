@@ -35,11 +35,12 @@ export async function loadConfig(file: string): Promise<MockConfig> {
 
 type ConfigModule = { scenarios?: unknown; default?: unknown }
 
-async function importModule(path: string): Promise<ConfigModule> {
+/** Imports `path`; a failure names `shown`, the file the user wrote (not the compiled copy of a TypeScript one). */
+async function importModule(path: string, shown = path): Promise<ConfigModule> {
   try {
     return (await import(pathToFileURL(path).href)) as ConfigModule
   } catch (error) {
-    throw new Error(`cannot load ${path}: ${(error as Error).message}`)
+    throw new Error(`cannot load ${shown}: ${(error as Error).message}`)
   }
 }
 
@@ -48,20 +49,33 @@ async function importTypeScript(path: string): Promise<ConfigModule> {
   const source = await readFile(path, 'utf8').catch((error: Error) => {
     throw new Error(`cannot read ${path}: ${error.message}`)
   })
-  const { outputText } = typescript.transpileModule(source, {
+  const { outputText, diagnostics = [] } = typescript.transpileModule(source, {
     fileName: path,
+    reportDiagnostics: true,
     compilerOptions: { module: typescript.ModuleKind.ESNext, target: typescript.ScriptTarget.ES2022 },
   })
+  // Syntax errors only (no type check): without this, the import of the compiled copy would fail
+  // with a message about that copy's text.
+  const syntax = diagnostics.find((diagnostic) => diagnostic.category === typescript.DiagnosticCategory.Error)
+  if (syntax) throw new Error(syntaxError(typescript, syntax, path))
   const compiled = join(dirname(path), `.${basename(path, extname(path))}.${process.pid}.${Date.now()}.mjs`)
   await writeFile(compiled, outputText)
   try {
-    return await importModule(compiled)
+    return await importModule(compiled, path)
   } finally {
     await rm(compiled, { force: true })
   }
 }
 
 type TypeScript = typeof import('typescript')
+
+/** `file.ts:3:22: Expression expected.`, as tsc words a diagnostic. */
+function syntaxError(typescript: TypeScript, diagnostic: import('typescript').Diagnostic, path: string): string {
+  const message = typescript.flattenDiagnosticMessageText(diagnostic.messageText, ' ')
+  if (!diagnostic.file || diagnostic.start === undefined) return `${path}: ${message}`
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start)
+  return `${path}:${line + 1}:${character + 1}: ${message}`
+}
 
 /** The project's `typescript` (resolved from the config file), else this package's own, if any. */
 function loadTypeScript(path: string): TypeScript {
