@@ -49,7 +49,7 @@ async function viewOf(request: Request, instance: MockInstance, settings: CoreSe
 
 async function answer(
   result: RouteResult<Route>,
-  { request, url }: Exchange,
+  { request, url, prefix }: Exchange,
   view: ScenarioView,
   settings: CoreSettings,
   instance: MockInstance,
@@ -79,7 +79,7 @@ async function answer(
       )
     }
     case 'redirect':
-      return temporaryRedirect(redirectLocation(url, result.path))
+      return temporaryRedirect(redirectLocation(url, prefix + result.path))
     case 'method_not_allowed':
       return methodNotAllowed(result.allow)
     case 'not_found':
@@ -112,7 +112,7 @@ function bodyCopy(request: Request): Promise<ArrayBuffer | undefined> | undefine
 
 function journal(
   instance: MockInstance,
-  { request, url }: Exchange,
+  { request, requested }: Exchange,
   response: Response,
   started: number,
   body: Uint8Array | undefined,
@@ -120,7 +120,7 @@ function journal(
   instance.journal.record({
     time: new Date().toISOString(),
     method: request.method,
-    url,
+    url: requested,
     status: response.status,
     duration_ms: Math.round((performance.now() - started) * 100) / 100,
     requestHeaders: request.headers,

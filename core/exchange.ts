@@ -1,7 +1,12 @@
 /** One request on its way through the core, with its URL parsed once. */
 export interface Exchange {
   readonly request: Request
+  /** The URL as the mock routes it: a session named in the path (`/__session/<key>`) taken off. */
   readonly url: URL
+  /** The URL as requested (`url` itself when the path names no session): what the journal keeps. */
+  readonly requested: URL
+  /** What was taken off the path (`/__session/<key>`, else `''`): every URL the mock writes back starts with it. */
+  readonly prefix: string
 }
 
 /** A step of the core: answers an exchange. */

@@ -36,9 +36,9 @@ export function createCore(options: CoreOptions): Core {
   const claims = claimTest(settings)
   return {
     settings,
-    claims: (request) => claims(new URL(request.url)),
+    claims: (request) => claims(exchangeOf(request, settings).url),
     fetch: async (request) => {
-      const exchange = { request, url: new URL(request.url) }
+      const exchange = exchangeOf(request, settings)
       const response = await settle(
         () => answer(exchange),
         (error) => settings.logError(`${request.method} ${exchange.url.pathname} failed:`, error),
@@ -46,6 +46,16 @@ export function createCore(options: CoreOptions): Core {
       return wantsBytesOnly(request) ? response : withBody(response)
     },
   }
+}
+
+/** A request as the core works on it: its URL parsed, a session named in its path taken off. */
+function exchangeOf(request: Request, { sessionTransport }: CoreSettings): Exchange {
+  const requested = new URL(request.url)
+  const prefix = sessionTransport.pathPrefix?.(requested.pathname) ?? ''
+  if (prefix === '') return { request, url: requested, requested, prefix }
+  const url = new URL(requested)
+  url.pathname = requested.pathname.slice(prefix.length) || '/'
+  return { request, url, requested, prefix }
 }
 
 /** CORS for the API, and for the control API only to trusted pages where a guard says which. */

@@ -4,7 +4,7 @@ import { httpError } from '../fastapi/responses.js'
 import { MockInstance } from '../mock/instance.js'
 import { SnapshotError } from '../mock/snapshots.js'
 import {
-  HEADER_OR_COOKIE_SESSIONS,
+  PATH_HEADER_OR_COOKIE_SESSIONS,
   SESSION_FROM_HEADER,
   SESSION_HEADER,
   type Sessions,
@@ -24,7 +24,10 @@ export interface CoreOptions {
   seed?: number
   /** The size `POST /__mock/reset` without one returns to. @default the instance's when the core is created */
   personasPerTeam?: number
-  /** How a request names its session, when `instance` is sessions. @default the X-Mock-Session header or the mock_session cookie */
+  /**
+   * How a request names its session, when `instance` is sessions.
+   * @default the path (`/__session/<key>/v1/...`), else the X-Mock-Session header, else the mock_session cookie
+   */
   sessions?: SessionTransport
   /** Profile settings (`decisions.md`); the defaults where not given. */
   profile?: Profile | ProfileOptions
@@ -78,7 +81,8 @@ export function resolveSettings(options: CoreOptions) {
     control: options.control ?? true,
     controlGuard: options.controlGuard,
     cors: options.cors === true ? DEV_CORS : options.cors || undefined,
-    sessionHeaders: [...(options.sessions ?? HEADER_OR_COOKIE_SESSIONS).headers, SCENARIO_HEADER],
+    sessionTransport: options.sessions ?? PATH_HEADER_OR_COOKIE_SESSIONS,
+    sessionHeaders: [...(options.sessions ?? PATH_HEADER_OR_COOKIE_SESSIONS).headers, SCENARIO_HEADER],
     scenarios: new ScenarioRegistry(BUILTIN_SCENARIOS, options.scenarios ?? []),
     logError: options.logError ?? ((message: string, error: unknown) => console.error(message, error)),
     instanceFor: instanceResolver(options),
@@ -101,9 +105,9 @@ function configuredWorld({ instance, seed, personasPerTeam }: CoreOptions): Requ
 function instanceResolver({ instance, sessions }: CoreOptions) {
   return async (request: Request): Promise<MockInstance> => {
     if (instance instanceof MockInstance) return instance
-    const key = (sessions ?? HEADER_OR_COOKIE_SESSIONS).keyOf(request)
+    const key = (sessions ?? PATH_HEADER_OR_COOKIE_SESSIONS).keyOf(request)
     if ('invalid' in key)
-      throw httpError(400, `Invalid ${SESSION_HEADER}: use 1 to 128 characters among A-Z a-z 0-9 . _ ~ -`)
+      throw httpError(400, `Invalid ${key.named}: use 1 to 128 characters among A-Z a-z 0-9 . _ ~ -`)
     const from = request.headers.get(SESSION_FROM_HEADER)
     if (from === null) return instance.instance(key.key)
     if (key.key === undefined)

@@ -11,7 +11,8 @@ export const SESSION_COOKIE = 'mock_session'
 export const DEFAULT_SESSION_LIMIT = 100
 const SESSION_KEY = /^[A-Za-z0-9._~-]{1,128}$/
 
-type SessionKey = { key: string | undefined } | { invalid: string }
+/** A request's session: a key (undefined: the default world), or a malformed one and what named it. */
+type SessionKey = { key: string | undefined } | { invalid: string; named: string }
 
 /**
  * Reads the session a request asks for: the `X-Mock-Session` header, else the
@@ -20,7 +21,7 @@ type SessionKey = { key: string | undefined } | { invalid: string }
 function sessionKey(request: Request): SessionKey {
   const key = request.headers.get(SESSION_HEADER) ?? cookie(request.headers.get('cookie'), SESSION_COOKIE)
   if (key === undefined) return { key: undefined }
-  return SESSION_KEY.test(key) ? { key } : { invalid: key }
+  return SESSION_KEY.test(key) ? { key } : { invalid: key, named: SESSION_HEADER }
 }
 
 /** How a host carries the session a request works on: a plain function, and the headers it reads. */
@@ -29,6 +30,11 @@ export interface SessionTransport {
   keyOf(request: Request): SessionKey
   /** Request headers the transport reads, which CORS must let through. */
   readonly headers: readonly string[]
+  /**
+   * The start of a path that names the session (`/__session/<key>`), which the core takes off
+   * before routing and puts back in every URL it writes; `''` when the path names none.
+   */
+  pathPrefix?(pathname: string): string
 }
 
 /** Sessions named by the `X-Mock-Session` header or the `mock_session` cookie. */
@@ -36,6 +42,40 @@ export const HEADER_OR_COOKIE_SESSIONS: SessionTransport = {
   keyOf: sessionKey,
   headers: [SESSION_HEADER, SESSION_FROM_HEADER],
 }
+
+/** Where a path names its session: `/__session/<key>/v1/...` is `/v1/...` in session `<key>`. */
+export const SESSION_PATH = '/__session/'
+
+/** `/__session/<key>` at the start of a path (the key as written, valid or not); `''` when there is none. */
+function sessionPathPrefix(pathname: string): string {
+  if (!pathname.startsWith(SESSION_PATH)) return ''
+  const end = pathname.indexOf('/', SESSION_PATH.length)
+  return end === -1 ? pathname : pathname.slice(0, end)
+}
+
+/**
+ * Sessions named by the path (`/__session/<key>/...`, for frameworks that fetch on the server
+ * and cannot send a header per test), else as `transport` names them. The path wins over a
+ * header or cookie that names another session.
+ */
+export function withPathSessions(transport: SessionTransport): SessionTransport {
+  return {
+    keyOf: (request) => {
+      // Most requests name no session in their path: a substring test spares them parsing the URL.
+      const prefix = request.url.includes(SESSION_PATH) ? sessionPathPrefix(new URL(request.url).pathname) : ''
+      if (prefix === '') return transport.keyOf(request)
+      const key = prefix.slice(SESSION_PATH.length)
+      return SESSION_KEY.test(key)
+        ? { key }
+        : { invalid: key, named: `session key in the path (${SESSION_PATH}<key>/...)` }
+    },
+    headers: transport.headers,
+    pathPrefix: sessionPathPrefix,
+  }
+}
+
+/** What the core reads by default: the path, else the `X-Mock-Session` header, else the `mock_session` cookie. */
+export const PATH_HEADER_OR_COOKIE_SESSIONS: SessionTransport = withPathSessions(HEADER_OR_COOKIE_SESSIONS)
 
 function cookie(header: string | null, name: string): string | undefined {
   for (const part of header?.split(';') ?? []) {

@@ -1,5 +1,5 @@
 import { httpError } from '../../fastapi/responses.js'
-import { HEADER_OR_COOKIE_SESSIONS } from '../../mock/sessions.js'
+import { PATH_HEADER_OR_COOKIE_SESSIONS } from '../../mock/sessions.js'
 import type { BeforeSend } from './middleware.js'
 import type { StatePersistence } from './persistence.js'
 
@@ -36,7 +36,7 @@ export function durableAnswers(persistence: StatePersistence) {
 }
 
 function onDefaultWorld(request: Request): boolean {
-  const key = HEADER_OR_COOKIE_SESSIONS.keyOf(request)
+  const key = PATH_HEADER_OR_COOKIE_SESSIONS.keyOf(request)
   return 'key' in key && key.key === undefined
 }
 
