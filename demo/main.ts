@@ -7,6 +7,7 @@
  *   ?mode=network                       relative requests, answered by whatever intercepts
  *                                       them (the Playwright fixture)
  *   &role=<fixture token name|none>     the role to start with (default team_reader)
+ *   &scenario=<names>                   the scenarios the world is in (the picker sets it)
  */
 import type { Fixtures } from '../auth/fixtures.js'
 import { ApiClient } from './api.js'
@@ -14,6 +15,7 @@ import { createBulkAddPanel } from './bulk-add.js'
 import type { DemoContext, Mode, Role } from './context.js'
 import { createPersonasPanel } from './personas.js'
 import { createRulesPanel } from './rules.js'
+import { createScenarioPicker, selectWantedScenario } from './scenarios.js'
 import { h } from './ui.js'
 
 const ROLES: ReadonlyArray<{ role: Role; label: string }> = [
@@ -33,7 +35,8 @@ async function main() {
   if (mode === 'worker') {
     // Imported only in this mode, so the other modes never load the mock (faker, the world):
     // what they show comes from the server or the test. Awaited before the first request,
-    // or the page's first fetch would race the service worker's activation.
+    // or the page's first fetch would race the service worker's activation. It starts with
+    // the scenarios of the page URL's ?scenario=.
     const { startMockWorker } = await import('../hosts/browser/index.js')
     const seed = Number.parseInt(params.get('seed') ?? '1', 10)
     await startMockWorker({ seed: Number.isFinite(seed) ? seed : 1, persist: true })
@@ -41,6 +44,19 @@ async function main() {
 
   const base = mode === 'server' ? (params.get('api') ?? 'http://127.0.0.1:4010').replace(/\/+$/, '') : ''
   const api = new ApiClient(base, params.get('session') ?? undefined)
+
+  const refused = await selectWantedScenario(mode, api, params.get('scenario') ?? undefined)
+  if (refused) {
+    root.replaceChildren(
+      h(
+        'div',
+        { class: 'fatal', 'data-testid': 'fatal' },
+        h('h2', {}, 'Cannot select the scenario'),
+        h('p', {}, `PUT ${base}/__mock/scenario answered ${refused.status}: ${String(refused.detail)}`),
+      ),
+    )
+    return
+  }
 
   const loaded = await api.get<Fixtures>('/__mock/fixtures')
   if (!loaded.ok) {
@@ -63,6 +79,8 @@ async function main() {
   )
   const wanted = params.get('role')
   roleSelect.value = wanted === 'none' ? '' : ROLES.some((r) => r.role === wanted) ? (wanted as Role) : 'team_reader'
+
+  const scenarioSelect = await createScenarioPicker(api)
 
   const fixtures = loaded.data
   const context: DemoContext = { mode, api, fixtures, role: () => roleSelect.value as Role }
@@ -89,6 +107,7 @@ async function main() {
       h('h1', {}, 'Agent Management Console', h('span', { class: 'subtitle' }, ' mock demo')),
       h('span', { class: `mode mode-${mode}`, 'data-testid': 'mode', title: where }, mode),
       h('span', { class: 'where', 'data-testid': 'where' }, where),
+      scenarioSelect && h('label', { class: 'role', for: 'scenario' }, 'Scenario ', scenarioSelect),
       h('label', { class: 'role', for: 'role' }, 'Role ', roleSelect),
     ),
     h('main', { class: 'panels' }, ...panels.map((panel) => panel.element)),
