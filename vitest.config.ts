@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config'
  * - `node`: everything else under test/ (node, server, cli, contract, reliability), which
  *   starts mocks and servers and runs the built CLI, so it builds dist/ first (global setup,
  *   incremental: a no-op when nothing changed).
+ * test/browser runs in Chromium, in its own config (vitest.browser.config.ts, `npm run test:browser`).
  */
 export default defineConfig({
   // Resolve the package's own subpaths (agent-console-mock/node, ...) to the TypeScript
@@ -24,7 +25,7 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**', '**/node_modules/**'],
+          exclude: ['test/unit/**', 'test/browser/**', '**/node_modules/**'],
           globalSetup: ['test/global-setup.ts'],
         },
       },

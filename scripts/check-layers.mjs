@@ -4,7 +4,8 @@
  * graph that madge builds from the sources:
  * - no import cycle between files, nor between folders;
  * - the core and everything below it are web-standard: no `node:` module, no msw, no Express;
- * - the verifier (contract/) reads the API as data: it imports neither msw nor the handlers.
+ * - the verifier (contract/) reads the API as data: it imports neither msw nor the handlers;
+ * - the hosts that run in the page (hosts/browser, hosts/vitest) import no Node module, no Node host.
  * Prints what breaks a rule and exits 1; prints one line and exits 0 otherwise.
  */
 import { readFileSync } from 'node:fs'
@@ -43,6 +44,9 @@ const WEB_STANDARD = [
   'wire',
 ]
 const NOT_IN_CONTRACT = ['core', 'handlers', 'hosts', 'wire', 'mock']
+/** Hosts that run in the page (the service worker's, Vitest browser mode's): web-standard code, msw/browser, no Node host. */
+const IN_THE_PAGE = ['hosts/browser', 'hosts/vitest']
+const NODE_HOSTS = ['hosts/node', 'hosts/server', 'hosts/playwright', 'hosts/vite']
 
 const graph = await madge(SOURCES, {
   fileExtensions: ['ts'],
@@ -79,6 +83,14 @@ for (const file of Object.keys(imports)) {
   if (WEB_STANDARD.includes(folder)) {
     for (const name of packages.filter((name) => /^(node:|msw|express)/.test(name)))
       problems.push(`${file} imports ${name}: ${folder}/ must run in every runtime`)
+  }
+  if (IN_THE_PAGE.includes(folder)) {
+    for (const name of packages.filter((name) =>
+      /^(node:|express|msw\/node|@playwright|@msw\/playwright|vite$)/.test(name),
+    ))
+      problems.push(`${file} imports ${name}: ${folder}/ runs in the browser`)
+    for (const dep of imports[file])
+      if (NODE_HOSTS.includes(folderOf(dep))) problems.push(`${file} imports ${dep}: ${folder}/ runs in the browser`)
   }
   if (folder === 'contract') {
     for (const name of packages.filter((name) => name.startsWith('msw')))

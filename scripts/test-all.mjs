@@ -3,7 +3,7 @@
  * `npm test`: runs every tier in turn, whatever an earlier one did, then prints one line per tier
  * and the closing line `N passed, N failed`; exits 1 when a tier failed.
  *
- *   node scripts/test-all.mjs                      typecheck, lint, unit, node, e2e
+ *   node scripts/test-all.mjs                      typecheck, lint, unit, node, browser, e2e
  *   node scripts/test-all.mjs unit node            only these tiers (npm scripts test:<tier>, or typecheck)
  *   node scripts/test-all.mjs unit node --label "msw 2.12.0"   names them "unit (msw 2.12.0)", ...
  *   node scripts/test-all.mjs --summary <file>     runs nothing: the summary of the results recorded in <file>
@@ -14,7 +14,14 @@
 import { spawnSync } from 'node:child_process'
 import { appendFileSync, readFileSync } from 'node:fs'
 
-const TIERS = { typecheck: 'typecheck', lint: 'lint', unit: 'test:unit', node: 'test:node', e2e: 'test:e2e' }
+const TIERS = {
+  typecheck: 'typecheck',
+  lint: 'lint',
+  unit: 'test:unit',
+  node: 'test:node',
+  browser: 'test:browser',
+  e2e: 'test:e2e',
+}
 
 const args = process.argv.slice(2)
 const option = (name) => {

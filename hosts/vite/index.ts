@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import type { Plugin, ResolvedConfig } from 'vite'
+import type { Connect, Plugin, ResolvedConfig } from 'vite'
 import type { MockOptions } from '../../mock/handle.js'
 import { START_ID, startBeforeApp, startModule } from './html.js'
 
@@ -37,6 +37,39 @@ function browserEntry(): string {
   return found
 }
 
+/** A middleware answering `url()` with the worker script's bytes (read at each request: an upgraded msw is served at once). */
+const serveWorkerScript =
+  (file: string, url: () => string): Connect.NextHandleFunction =>
+  (request, response, next) => {
+    if (request.url?.split('?')[0] !== url()) return next()
+    response.setHeader('content-type', 'text/javascript; charset=utf-8')
+    response.setHeader('cache-control', 'no-cache')
+    response.end(readFileSync(file))
+  }
+
+/**
+ * Only the worker script: msw's own `mockServiceWorker.js` (the msw the mock runs on) at
+ * `/mockServiceWorker.js` under `base`, in the dev server and in Vitest browser mode, with no
+ * `npx msw init` and no copy in the repository. What `agent-console-mock/vitest` needs in the Vitest config.
+ * @example
+ * // vitest.config.ts
+ * export default defineConfig({ plugins: [mockServiceWorker()], test: { browser: { ... } } })
+ */
+export function mockServiceWorker(): Plugin {
+  const workerScript = createRequire(import.meta.url).resolve(`msw/${WORKER_SCRIPT}`)
+  let base = '/'
+  return {
+    name: 'agent-console-mock:worker-script',
+    apply: 'serve',
+    configResolved(resolved) {
+      base = resolved.base
+    },
+    configureServer(server) {
+      server.middlewares.use(serveWorkerScript(workerScript, () => `${base}${WORKER_SCRIPT}`))
+    },
+  }
+}
+
 /**
  * The mock in a Vite app's dev server, and nothing of it in the production build. `vite` (dev)
  * serves msw's own worker script at `/mockServiceWorker.js` (no `npx msw init`, never another msw's)
@@ -62,12 +95,7 @@ export function agentConsoleMock(options: MockPluginOptions = {}): Plugin {
       config = resolved
     },
     configureServer(server) {
-      server.middlewares.use((request, response, next) => {
-        if (request.url?.split('?')[0] !== workerUrl()) return next()
-        response.setHeader('content-type', 'text/javascript; charset=utf-8')
-        response.setHeader('cache-control', 'no-cache')
-        response.end(readFileSync(workerScript))
-      })
+      server.middlewares.use(serveWorkerScript(workerScript, workerUrl))
     },
     resolveId: (id) => (id === START_ID ? RESOLVED_START_ID : undefined),
     load: (id) => (id === RESOLVED_START_ID ? startModule(browserEntry(), workerOptions, workerUrl()) : undefined),
