@@ -149,6 +149,11 @@ export const test = base.extend<ServerMockOptions & { mockSession: MockSession; 
   extraHTTPHeaders: async ({ extraHTTPHeaders, mockSession }, use) => {
     await use({ ...extraHTTPHeaders, ...mockSession.headers })
   },
+  // Set on the context too: a `test.use({ extraHTTPHeaders })` replaces the option above, not this.
+  context: async ({ context, extraHTTPHeaders, mockSession }, use) => {
+    await context.setExtraHTTPHeaders({ ...extraHTTPHeaders, ...mockSession.headers })
+    await use(context)
+  },
   mock: async ({ mockSession, mockControlToken }, use) => {
     await use(new ServerMock(mockSession, mockControlToken))
   },
