@@ -1,14 +1,7 @@
 import type { Query } from '@msw/data'
 import type { z } from 'zod'
-import type { World } from '../model/world.js'
-import {
-  DEFAULTS,
-  MissingReference,
-  RECORD_SCHEMAS,
-  type Overrides,
-  type RecordCollection,
-  type StoredRecordOf,
-} from './defaults.js'
+import { RECORD_SCHEMAS, type World } from '../model/world.js'
+import { DEFAULTS, MissingReference, type Overrides, type RecordCollection, type StoredRecordOf } from './defaults.js'
 import { seededFaker, seededUuid } from './random.js'
 import { findProblems, type RecordProblem } from './record-checks.js'
 

@@ -2,19 +2,9 @@ import type { Faker } from '@faker-js/faker'
 import type { z } from 'zod'
 import { successor } from '../model/bulk-add.js'
 import { larger } from '../model/dimension-values.js'
-import { DemographicDimension, DemographicValue, Persona, Policy, PolicyRule, Team } from '../model/schemas.js'
-import type { World } from '../model/world.js'
+import type { DemographicValue, PolicyRule } from '../model/schemas.js'
+import type { RECORD_SCHEMAS, World } from '../model/world.js'
 import { seededUuid } from './random.js'
-
-/** The record schema of each collection of a world, by the collection's name. */
-export const RECORD_SCHEMAS = {
-  teams: Team,
-  personas: Persona,
-  dimensions: DemographicDimension,
-  values: DemographicValue,
-  policies: Policy,
-  rules: PolicyRule,
-} as const
 
 export type RecordCollection = keyof typeof RECORD_SCHEMAS
 export type StoredRecordOf<Name extends RecordCollection> = z.output<(typeof RECORD_SCHEMAS)[Name]>

@@ -1,5 +1,5 @@
 import { RecordError, type RecordCollection } from '../factories/build.js'
-import { RECORD_SCHEMAS } from '../factories/defaults.js'
+import { RECORD_SCHEMAS } from '../model/world.js'
 import { answer, arrayResponse, encodedJsonResponse, httpError } from '../fastapi/responses.js'
 import type { MockInstance } from '../mock/instance.js'
 import type { Profile } from '../model/profile.js'

@@ -17,6 +17,7 @@ import { listScenarios, selectedScenarios, selectScenario } from './control-scen
 import { resetWithScenarios } from '../mock/scenario-effects.js'
 import type { ScenarioRegistry } from '../mock/scenarios.js'
 import { toHar } from './har.js'
+import { invalidBody, readJsonBody } from './control-body.js'
 import { deleteOverrides, overridesState, putOverride } from './control-overrides.js'
 import {
   deleteSnapshot,
@@ -340,8 +341,8 @@ function matchPath(pattern: string, path: string): Record<string, string> | unde
 }
 
 async function reset(request: Request, instance: MockInstance, configured: Required<WorldOptions>) {
-  const body = ResetBody.safeParse((await readJson(request)) ?? {})
-  if (!body.success) throw badRequest(body.error)
+  const body = ResetBody.safeParse((await readJsonBody(request)) ?? {})
+  if (!body.success) throw invalidBody(body.error)
   await resetWithScenarios(instance, {
     seed: body.data.seed ?? configured.seed,
     personasPerTeam: body.data.personas ?? configured.personasPerTeam,
@@ -350,14 +351,14 @@ async function reset(request: Request, instance: MockInstance, configured: Requi
 }
 
 async function token(request: Request, secret: string, now: number) {
-  const claims = TokenBody.safeParse(await readJson(request))
-  if (!claims.success) throw badRequest(claims.error)
+  const claims = TokenBody.safeParse(await readJsonBody(request))
+  if (!claims.success) throw invalidBody(claims.error)
   return jsonResponse(200, { token: await mintToken(claims.data, secret, now) })
 }
 
 async function setFaults(request: Request, _url: URL, instance: MockInstance) {
-  const config = FaultsConfig.safeParse(await readJson(request))
-  if (!config.success) throw badRequest(config.error)
+  const config = FaultsConfig.safeParse(await readJsonBody(request))
+  if (!config.success) throw invalidBody(config.error)
   instance.faults.set(config.data)
   return jsonResponse(200, instance.faults.config)
 }
@@ -374,7 +375,7 @@ function harExport(_request: Request, url: URL, instance: MockInstance) {
 
 function journalFilter(url: URL) {
   const query = JournalQuery.safeParse(Object.fromEntries(url.searchParams))
-  if (!query.success) throw badRequest(query.error)
+  if (!query.success) throw invalidBody(query.error)
   return query.data
 }
 
@@ -387,17 +388,3 @@ async function importState(request: Request, _url: URL, instance: MockInstance) 
   }
   return jsonResponse(200, instance.fixtures)
 }
-
-/** The body as JSON; an empty body is `undefined`; anything else that is not JSON answers 400. */
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text()
-  if (text.trim() === '') return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    throw httpError(400, 'The body is not valid JSON')
-  }
-}
-
-const badRequest = (error: z.ZodError) =>
-  httpError(400, error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '))

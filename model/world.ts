@@ -4,7 +4,8 @@ import { appendValue, indexValues, type DimensionValues } from './dimension-valu
 import { indexPersonas, type TeamPersonas, withPersona } from './persona-index.js'
 import { adoptAll, canAdopt } from './msw-data-internals.js'
 
-const SCHEMAS = {
+/** The record schema of each collection of a world, by the collection's name. */
+export const RECORD_SCHEMAS = {
   teams: Team,
   personas: Persona,
   dimensions: DemographicDimension,
@@ -13,10 +14,10 @@ const SCHEMAS = {
   rules: PolicyRule,
 } as const
 
-export type CollectionName = keyof typeof SCHEMAS
+export type CollectionName = keyof typeof RECORD_SCHEMAS
 /** The collections of a world, in the order a state file holds them. */
-export const COLLECTION_NAMES = Object.keys(SCHEMAS) as CollectionName[]
-type Collections = { [Name in CollectionName]: TrackedCollection<(typeof SCHEMAS)[Name]> }
+export const COLLECTION_NAMES = Object.keys(RECORD_SCHEMAS) as CollectionName[]
+type Collections = { [Name in CollectionName]: TrackedCollection<(typeof RECORD_SCHEMAS)[Name]> }
 type StoredListener = (name: CollectionName, records: readonly object[]) => void
 
 /**
@@ -191,7 +192,7 @@ export class World {
 
   /** Makes a collection this world's own, holding `records` (the same objects). */
   #adopt<Name extends CollectionName>(name: Name, records: readonly object[]): Collections[Name] {
-    const collection = new TrackedCollection({ schema: SCHEMAS[name] }) as Collections[Name]
+    const collection = new TrackedCollection({ schema: RECORD_SCHEMAS[name] }) as Collections[Name]
     if (records.length > 0) adoptAll(collection as never, records)
     this.#own[name] = collection
     for (const listener of this.#storedListeners) this.#listen(name, listener)
