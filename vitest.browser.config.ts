@@ -1,12 +1,18 @@
+import { existsSync } from 'node:fs'
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 // The plugin's source (a team writes `from 'agent-console-mock/vite'`): configs load before any build.
 import { mockServiceWorker } from './hosts/vite/index.js'
 
+/** Debian's Chromium (as e2e/playwright.config.ts), else Playwright's own; PLAYWRIGHT_CHROMIUM_PATH overrides both. */
+const chromium =
+  process.env.PLAYWRIGHT_CHROMIUM_PATH ??
+  ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path))
+
 /**
- * `npm run test:browser`: test/browser in Vitest browser mode, in Debian's Chromium through the
- * Playwright provider (`PLAYWRIGHT_CHROMIUM_PATH` overrides the path), with agent-console-mock/vitest's
- * `mock` fixture. `mockServiceWorker()` serves the installed msw's worker script.
+ * `npm run test:browser`: test/browser in Vitest browser mode, in Chromium through the Playwright
+ * provider, with agent-console-mock/vitest's `mock` fixture. `mockServiceWorker()` serves the
+ * installed msw's worker script.
  */
 export default defineConfig({
   plugins: [mockServiceWorker()],
@@ -18,9 +24,7 @@ export default defineConfig({
     browser: {
       enabled: true,
       headless: true,
-      provider: playwright({
-        launchOptions: { executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium' },
-      }),
+      provider: playwright({ launchOptions: { executablePath: chromium } }),
       instances: [{ browser: 'chromium' }],
       screenshotFailures: false,
     },
