@@ -140,6 +140,17 @@ export function adoptAll(collection: AnyCollection, records: readonly object[]):
   for (const record of records) live.push(record)
 }
 
+/**
+ * Puts records a collection deleted back, at its end, at once (a persistence undoing a delete it
+ * could not write: nothing may run between the undos of a rollback). Where {@link canAdopt} holds.
+ * @throws Error when the collection's storage is not reachable
+ */
+export function putBack(collection: AnyCollection, records: readonly object[]): void {
+  const live = liveArray(collection)
+  if (!live) throw new Error('@msw/data: cannot put records back into this collection')
+  for (const record of records) live.push(record)
+}
+
 let adoptable: boolean | undefined
 
 /** Whether records can be adopted by another collection (checked once, on a throw-away collection). */

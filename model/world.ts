@@ -18,7 +18,11 @@ export type CollectionName = keyof typeof RECORD_SCHEMAS
 /** The collections of a world, in the order a state file holds them. */
 export const COLLECTION_NAMES = Object.keys(RECORD_SCHEMAS) as CollectionName[]
 type Collections = { [Name in CollectionName]: TrackedCollection<(typeof RECORD_SCHEMAS)[Name]> }
-type StoredListener = (name: CollectionName, records: readonly object[]) => void
+/** What a watcher of a world hears: records stored (by `createAll`), a record deleted (by @msw/data). */
+export interface WorldWatcher {
+  stored?(name: CollectionName, records: readonly object[]): void
+  deleted?(name: CollectionName, record: object): void
+}
 
 /**
  * The mock's whole state: one @msw/data collection per record type, built from the record
@@ -34,7 +38,7 @@ type StoredListener = (name: CollectionName, records: readonly object[]) => void
 export class World {
   readonly #own: Partial<Collections> = {}
   readonly #base: World | undefined
-  readonly #storedListeners: StoredListener[] = []
+  readonly #watchers: WorldWatcher[] = []
   /** Each own collection's version right after it took its base's records. */
   readonly #adoptedAt: Partial<Record<CollectionName, number>> = {}
   /** What each index does as its collection becomes this world's own. */
@@ -169,10 +173,13 @@ export class World {
     }
   }
 
-  /** Calls `listener` after records are stored in any collection of this world (by `createAll`). */
-  onStored(listener: StoredListener): void {
-    this.#storedListeners.push(listener)
-    for (const name of this.ownCollections) this.#listen(name, listener)
+  /**
+   * Tells `watcher` of every change to any collection of this world: records stored by
+   * `createAll` (after), a record deleted by @msw/data's `delete`, `deleteMany` or `clear` (as it goes).
+   */
+  watch(watcher: WorldWatcher): void {
+    this.#watchers.push(watcher)
+    for (const name of this.ownCollections) this.#attach(name, watcher)
   }
 
   /** A collection's records without making it the fork's own. */
@@ -195,12 +202,14 @@ export class World {
     const collection = new TrackedCollection({ schema: RECORD_SCHEMAS[name] }) as Collections[Name]
     if (records.length > 0) adoptAll(collection as never, records)
     this.#own[name] = collection
-    for (const listener of this.#storedListeners) this.#listen(name, listener)
+    for (const watcher of this.#watchers) this.#attach(name, watcher)
     return collection
   }
 
-  #listen(name: CollectionName, listener: StoredListener): void {
-    this.#own[name]!.onStored((_, records) => listener(name, records))
+  #attach(name: CollectionName, watcher: WorldWatcher): void {
+    const collection = this.#own[name]!
+    if (watcher.stored) collection.onStored((_, records) => watcher.stored!(name, records))
+    if (watcher.deleted) collection.hooks.on('delete', (event) => watcher.deleted!(name, event.data.deletedRecord))
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Query } from '@msw/data'
 import type { MockInstance } from '../../mock/instance.js'
+import { putBack } from '../../model/msw-data-internals.js'
 import type { World } from '../../model/world.js'
 import { decodeJsonBody } from '../../python/json-decode.js'
 import { encodePythonJson } from '../../python/json-encode.js'
@@ -32,11 +33,32 @@ interface Deletable {
  */
 export function watchChanges(instance: MockInstance, onChange: (change: Change) => void): void {
   const watched = new WeakSet<World>()
+  // Undoing a store deletes its records: that is taking a change back, not a change.
+  let undoing = false
+  const undone = (undo: () => void) => () => {
+    undoing = true
+    try {
+      undo()
+    } finally {
+      undoing = false
+    }
+  }
   const watch = (world: World) => {
     if (watched.has(world)) return
     watched.add(world)
-    world.onStored((name, records) => {
-      if (instance.world === world && records.length > 0) onChange(stored(world, name, records))
+    world.watch({
+      stored: (name, records) => {
+        if (instance.world === world && records.length > 0) {
+          const change = stored(world, name, records)
+          onChange({ json: change.json, undo: undone(change.undo) })
+        }
+      },
+      // A delete is not logged: it asks for a snapshot (which holds the world without the record)
+      // before its answer, as a reset does, and is undone by putting the record back.
+      deleted: (name, record) => {
+        if (instance.world === world && !undoing)
+          onChange({ json: undefined, undo: () => putBack(world[name] as never, [record]) })
+      },
     })
   }
   watch(instance.world)

@@ -6,7 +6,7 @@
 import { Collection } from '@msw/data'
 import { expect, it } from 'vitest'
 import { z } from 'zod'
-import { adoptAll, canAdopt, lastStorePath, storeAll } from '../../model/msw-data-internals.js'
+import { adoptAll, canAdopt, lastStorePath, putBack, storeAll } from '../../model/msw-data-internals.js'
 
 const Item = z.object({ id: z.string(), rank: z.number().default(0) })
 const items = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `item-${index}` }))
@@ -49,4 +49,14 @@ it('lets a fork adopt its base records on its fast path, as records @msw/data fi
   expect(fork.count()).toBe(99)
   expect(base.findFirst((q) => q.where({ id: 'item-7' }))?.rank).toBe(0)
   expect(base.count()).toBe(100)
+})
+
+it('puts deleted records back at once, as records @msw/data finds again', async () => {
+  const collection = new Collection({ schema: Item })
+  await storeAll(collection as never, Item, items(10))
+  const deleted = collection.deleteMany((q) => q.where({ id: (id) => id.endsWith('3') || id.endsWith('4') }))
+  expect(collection.count()).toBe(8)
+  putBack(collection as never, deleted)
+  expect(collection.count()).toBe(10)
+  expect(collection.findFirst((q) => q.where({ id: 'item-3' }))?.id).toBe('item-3')
 })

@@ -88,7 +88,7 @@ describe('a fork of a seeded world', () => {
   it('reports what is stored in it to listeners, and moves its version', async () => {
     const { base, fork } = await family()
     const heard: string[] = []
-    fork.onStored((name, records) => heard.push(`${name}:${records.length}`))
+    fork.watch({ stored: (name, records) => heard.push(`${name}:${records.length}`) })
     const version = fork.version
     const rule = base.rules.all()[0]!
     await fork.rules.createAll([{ ...rule, rule_id: 'forked-rule' }])
