@@ -100,7 +100,14 @@ describe.skipIf(unavailable)('against the reference FastAPI app under uvicorn', 
     ['a header of 987 containers', (team: string) => signed(superAdmin(team), '', nestedHeader(986)), false],
     ['a token of 16.5 KB', (team: string) => signed(superAdmin(team), padTo(16_500)), true],
     ['a token of 64 KB (one read on loopback)', (team: string) => signed(superAdmin(team), padTo(64_000)), true],
-    ['a token past 256 KiB', (team: string) => signed(superAdmin(team), padTo(MAX_TOKEN_LENGTH + 2_000)), false],
+    // Past 256 KiB uvicorn's answer depends on how the head is split into reads (h11 refuses once more than
+    // 16 KiB of an unfinished head is buffered; asyncio reads up to 256 KiB): a head of 258 KiB whose first read
+    // is short is taken. One past twice that always needs a read that leaves more than 16 KiB unfinished.
+    [
+      'a token past twice 256 KiB',
+      (team: string) => signed(superAdmin(team), padTo(2 * MAX_TOKEN_LENGTH + 20_000)),
+      false,
+    ],
   ])('%s: taken by both or by neither', async (_, token, taken) => {
     expect(await both(token)).toEqual({ reference: taken, mock: taken })
   })
