@@ -11,30 +11,12 @@
  * Run by `npm run bench`, or alone after a build: `node bench/stalls.mjs [--personas N] [--rounds N]`.
  * Not part of `npm test`: no test measures time.
  */
-import { spawn } from 'node:child_process'
 import http from 'node:http'
 import { pathToFileURL } from 'node:url'
+import { startCli } from './state-file.mjs'
 
 const argument = (name, fallback) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback
-
-/** Starts the CLI with `args`; its URL and a stop function. */
-async function startCli(args) {
-  const child = spawn(process.execPath, ['dist/hosts/server/cli.js', '--port', '0', '--quiet', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const url = await new Promise((resolve, reject) => {
-    let output = ''
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(output)
-      if (match) resolve(match[1])
-    })
-    child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}:\n${output}`)))
-  })
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  return { url, stop: () => (child.kill('SIGTERM'), exited) }
-}
 
 /**
  * One request with node:http; resolves with the status, the body's length and its time. `read: false`

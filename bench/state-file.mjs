@@ -17,7 +17,7 @@ const CONNECTIONS = 10
 const PERSONAS = 1_000
 
 /** Starts the CLI with `args`; its URL, fixtures and a stop function. */
-async function startCli(args) {
+export async function startCli(args) {
   const child = spawn(process.execPath, ['dist/hosts/server/cli.js', '--port', '0', '--quiet', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })

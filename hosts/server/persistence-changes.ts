@@ -1,7 +1,7 @@
 import { Query } from '@msw/data'
 import type { MockInstance } from '../../mock/instance.js'
 import { putBack } from '../../model/msw-data-internals.js'
-import type { World } from '../../model/world.js'
+import { COLLECTION_NAMES, type CollectionName, type World } from '../../model/world.js'
 import { decodeJsonBody } from '../../python/json-decode.js'
 import { encodePythonJson } from '../../python/json-encode.js'
 import { PyDict, PyFloat, type PyValue } from '../../python/value.js'
@@ -16,9 +16,6 @@ export interface Change {
   /** Takes the change back out of the world; synchronous, so nothing runs between the undos of a rollback. */
   undo(): void
 }
-
-const COLLECTIONS = ['teams', 'personas', 'dimensions', 'values', 'policies', 'rules'] as const
-type CollectionName = (typeof COLLECTIONS)[number]
 
 /** What deleting records needs of a collection, whatever its schema. */
 interface Deletable {
@@ -86,7 +83,7 @@ function stored(world: World, name: CollectionName, records: readonly object[]):
 export async function replay(instance: MockInstance, json: string): Promise<void> {
   const decoded = decodeJsonBody(new TextEncoder().encode(json))
   const change = (decoded.ok ? toPlain(decoded.value) : undefined) as { stored?: CollectionName; records?: never[] }
-  if (!COLLECTIONS.includes(change?.stored as never) || !Array.isArray(change.records))
+  if (!COLLECTION_NAMES.includes(change?.stored as never) || !Array.isArray(change.records))
     throw new Error('not a change of an agent-console-mock log')
   await instance.world[change.stored!].createAll(change.records)
 }
