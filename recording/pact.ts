@@ -4,7 +4,7 @@ import { openApiDocumentJson } from '../openapi/document.js'
 import type { Interaction, RecordedContract } from './format.js'
 import { bodyMatchers, type Schema } from './pact-matchers.js'
 import { resolveInJson, resolveReferences } from './references.js'
-import { ANONYMOUS, INVALID } from './roles.js'
+import { ANONYMOUS, INVALID, INVALID_TOKEN } from './roles.js'
 
 /** Where a Pact file's concrete values come from: the ids and tokens of the world it is verified against. */
 export interface PactValues {
@@ -16,9 +16,6 @@ export interface PactValues {
 
 /** A Pact v4 file (JSON) as `pactOf` writes it. */
 export type PactFile = ReturnType<typeof pactOf>
-
-/** A token no server accepts (not signed by anyone's secret): what the `invalid` role sends. */
-export const INVALID_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJub2JvZHkifQ.aW52YWxpZA'
 
 const JSON_TYPE = 'application/json'
 

@@ -10,6 +10,9 @@ export const ANONYMOUS = 'anonymous'
 /** A token the mock refused: badly signed, expired, malformed. Replay sends one no server accepts. */
 export const INVALID = 'invalid'
 
+/** A token no server accepts (signed by no one's secret): what a replay of the `invalid` role sends. */
+export const INVALID_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJub2JvZHkifQ.aW52YWxpZA'
+
 /** The claims a role is read from (the mock's token claims). */
 export interface RoleClaims {
   team_id?: string | null
