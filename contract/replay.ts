@@ -1,4 +1,4 @@
-import type { RecordedContract, Interaction } from '../recording/format.js'
+import type { Interaction } from '../recording/format.js'
 import { referencesIn, resolveInJson, resolveReferences } from '../recording/references.js'
 import { ANONYMOUS, INVALID, INVALID_TOKEN } from '../recording/roles.js'
 import { curlCommand } from './curl.js'

@@ -33,7 +33,7 @@ async function appTraffic(running: RunningServer): Promise<void> {
 beforeAll(async () => {
   source = await startMock({ seed: 4, personasPerTeam: 40 })
   await appTraffic(source)
-  contract = await (await fetch(`${source.url}/__mock/contract`)).json()
+  contract = (await (await fetch(`${source.url}/__mock/contract`)).json()) as RecordedContract
 })
 afterAll(() => source.close())
 
