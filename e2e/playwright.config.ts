@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, devices } from '@playwright/test'
-import { API_URL, DEMO_URL } from './support/servers.js'
+import { API_URL, CONTRACT_FILE, DEMO_URL } from './support/servers.js'
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 
@@ -19,7 +19,7 @@ const executablePath =
   process.env.PLAYWRIGHT_CHROMIUM_PATH ??
   ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path))
 
-export default defineConfig({
+export default defineConfig<{ recordContract?: string }>({
   testDir: './tests',
   outputDir: './test-results',
   workers: 2,
@@ -31,7 +31,13 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: './report' }]],
+  // The demo's tests first; then the contract their `mock` fixtures recorded is replayed (contract.spec.ts).
+  projects: [
+    { name: 'demo', testIgnore: /contract\.spec\.ts$/ },
+    { name: 'contract', testMatch: /contract\.spec\.ts$/, dependencies: ['demo'] },
+  ],
   use: {
+    recordContract: CONTRACT_FILE,
     ...devices['Desktop Chrome'],
     baseURL: DEMO_URL,
     viewport: { width: 1280, height: 900 },
