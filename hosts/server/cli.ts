@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, InvalidArgumentError } from 'commander'
 import { registerVerifyCommand } from '../../contract/command.js'
+import { registerImportCommand } from '../../importer/command.js'
 import { MAX_PERSONAS_PER_TEAM } from '../../factories/world.js'
 import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
 import { isLoopbackHost } from '../../core/control-guard.js'
@@ -154,6 +155,7 @@ const program = new Command('agent-console-mock')
   })
 
 registerVerifyCommand(program)
+registerImportCommand(program)
 
 program.parseAsync().catch((error: unknown) => {
   console.error(`agent-console-mock: ${(error as Error).message}`)
