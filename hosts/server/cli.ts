@@ -39,6 +39,8 @@ const program = new Command('agent-console-mock')
     'Start the Agent Management Console API mock: the same answers as the FastAPI service, over a seeded world.',
   )
   .version(packageVersion())
+  // The server's options go before a subcommand: `import --profile <file>` is import's own (the server's profile).
+  .enablePositionalOptions()
   .option(
     '-p, --port <port>',
     `port to listen on (env PORT; 0 for any free port) (default: ${DEFAULT_PORT})`,

@@ -39,7 +39,8 @@ it('stops with exit 2 and one sentence when the server cannot be reached', async
   const run = await importCli(['--from', `http://127.0.0.1:${port}`, '--team-id', 'x', '--out', out], 'a-token')
   expect(run.code).toBe(2)
   expect(run.stderr).toBe(
-    `agent-console-mock import: Cannot reach http://127.0.0.1:${port}: connection refused: is the server running on that port?\n`,
+    `agent-console-mock import: Cannot reach http://127.0.0.1:${port}: ` +
+      'connection refused: is the server running on that port?\n',
   )
   expect(existsSync(out)).toBe(false)
 })
