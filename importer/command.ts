@@ -98,11 +98,11 @@ function report(summary: ImportSummary, options: CommandOptions, io: ImportComma
     io.stderr(`Cut at --max-records ${options.maxRecords}: ${summary.cut.join(', ')} not read whole.\n`)
   if (summary.changed.length > 0)
     io.stderr(`The total of ${summary.changed.join(', ')} changed during the crawl: import again for an exact copy.\n`)
-  const dimensions = options.dimensionId?.length ?? 0
+  const { teams, policies, dimensions } = summary
   io.stdout(
-    `Wrote ${options.out}: ${options.teamId!.length} team(s) with ${summary.personas} persona(s), ` +
-      `${options.policyId?.length ?? 0} polic${options.policyId?.length === 1 ? 'y' : 'ies'} with ${summary.rules} ` +
-      `rule(s)${dimensions ? `, ${dimensions} dimension(s) without values (the API cannot read them)` : ''}` +
+    `Wrote ${options.out}: ${teams} team(s) with ${summary.personas} persona(s), ` +
+      `${policies} polic${policies === 1 ? 'y' : 'ies'} with ${summary.rules} rule(s)` +
+      `${dimensions ? `, ${dimensions} dimension(s) without values (the API cannot read them)` : ''}` +
       `${options.anonymise === undefined ? '' : ', anonymised'}.\n` +
       `Serve it: agent-console-mock --state-file ${options.out}\n`,
   )

@@ -45,9 +45,10 @@ export function importOptions(options: CommandOptions): ImportOptions {
   return {
     from: options.from!,
     token: options.token!,
-    teamIds: options.teamId!,
-    policyIds: options.policyId ?? [],
-    dimensionIds: options.dimensionId ?? [],
+    // An id given twice is read once (the state holds one record per id).
+    teamIds: unique(options.teamId!),
+    policyIds: unique(options.policyId ?? []),
+    dimensionIds: unique(options.dimensionId ?? []),
     out: options.out!,
     // `--anonymise` alone is seed 1, as `--seed` defaults to 1.
     anonymise: seed === undefined ? undefined : String(seed === true ? 1 : seed),
@@ -57,6 +58,8 @@ export function importOptions(options: CommandOptions): ImportOptions {
     timeoutMs: options.timeout,
   }
 }
+
+const unique = (ids: string[]) => [...new Set(ids)]
 
 function readProfile(path: string): Profile {
   let text: string

@@ -24,7 +24,8 @@ export class Progress {
       return
     }
     const milestone = Math.floor(done / MILESTONE)
-    if (milestone > this.#lastMilestone) this.write(`${label}: ${count(done)}/${count(total)}\n`)
+    // The last page's line is the end's (finish).
+    if (milestone > this.#lastMilestone && done < total) this.write(`${label}: ${count(done)}/${count(total)}\n`)
     this.#lastMilestone = milestone
   }
 

@@ -3,7 +3,7 @@ import { bearer, ContractClient, type ApiRequest } from '../contract/http-client
 import { unverifiedClaims } from '../contract/preconditions.js'
 import type { Profile } from '../model/profile.js'
 import { Anonymiser } from './anonymise.js'
-import { readList, type Budget, type ListRead } from './crawl.js'
+import { ImportError, readList, type Budget, type ListRead } from './crawl.js'
 import type { Progress } from './progress.js'
 import { buildState, writeAtomically } from './state.js'
 
@@ -28,6 +28,9 @@ export interface ImportOptions {
 
 /** What was imported: counts per kind, and the lists that were cut or changed under the crawl. */
 export interface ImportSummary {
+  teams: number
+  policies: number
+  dimensions: number
   personas: number
   rules: number
   cut: string[]
@@ -78,8 +81,13 @@ export async function runImport(options: ImportOptions, progress: Progress): Pro
   }
 
   const text = buildState({ teams, policies, dimensionIds: options.dimensionIds, timestampUnit })
-  await writeAtomically(options.out, text)
+  await writeAtomically(options.out, text).catch((error: Error) => {
+    throw new ImportError(`Cannot write ${options.out}: ${error.message.replace(/, open .*$/, '')}.`)
+  })
   return {
+    teams: teams.length,
+    policies: policies.length,
+    dimensions: options.dimensionIds.length,
     personas: teams.reduce((sum, team) => sum + team.personas.length, 0),
     rules: policies.reduce((sum, policy) => sum + policy.rules.length, 0),
     cut: lists.filter(([, list]) => list.cut).map(([label]) => label),
