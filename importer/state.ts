@@ -94,7 +94,9 @@ function validated(text: string): string {
     return serializeState(parseState(text))
   } catch (error) {
     if (!(error instanceof StateError)) throw error
-    throw new ImportError(`The records read do not fit the mock's schemas, so nothing was written: ${error.message}.`)
+    throw new ImportError(
+      `The records read are not a world the mock can hold, so nothing was written: ${error.message}.`,
+    )
   }
 }
 

@@ -127,3 +127,27 @@ it('imports an empty team as a team without personas', async () => {
   const listed = await wire(`${source.url}/v1/personas/?team_id=${empty}`, admin, { 'x-mock-session': 'empty' })
   expect(listed).toEqual(await wire(`${source.url}/v1/personas/?team_id=${empty}`, admin))
 })
+
+it('stops with exit 2 when the records read are not a world the mock can hold (a persona of another team)', async () => {
+  const [team, other] = fixtures.teams
+  const admin = fixtures.tokens.super_admin
+  const leaked = JSON.parse((await wire(`${source.url}/v1/personas/?team_id=${other!.id}&limit=1`, admin)).body)
+  const override = await fetch(`${source.url}/__mock/overrides/list_personas`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ status: 200, body: { results: leaked.results, total: 1 } }),
+  })
+  expect(override.status).toBe(200)
+  const out = join(folder, 'leaked.json')
+  try {
+    const run = await importCli(['--from', source.url, '--team-id', team!.id, '--out', out], admin)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(
+      'agent-console-mock import: The records read are not a world the mock can hold, so nothing was written: ' +
+        `the records contradict each other: world.personas.0.team_id: no team has the id ${other!.id}.\n`,
+    )
+    expect(existsSync(out)).toBe(false)
+  } finally {
+    await fetch(`${source.url}/__mock/overrides`, { method: 'DELETE' })
+  }
+})

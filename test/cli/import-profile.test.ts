@@ -1,6 +1,6 @@
 /**
  * An import that follows the server's profile (`--profile`, as `verify --profile-out` writes it): rules paged under
- * other names, timestamps in milliseconds; and a crawl whose total changes under it (a persona added meanwhile).
+ * other names, timestamps in milliseconds; a crawl whose total changes under it (a persona added meanwhile); --help.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -96,3 +96,11 @@ it(
   },
   TIMEOUT_MS,
 )
+
+it('lists its options in --help', async () => {
+  const { stdout } = await importCli(['--help'])
+  for (const option of ['--from', '--token', '--team-id', '--policy-id', '--dimension-id', '--out', '--anonymise'])
+    expect(stdout).toContain(option)
+  for (const text of ['--max-records', '--page-size', '--profile', '--timeout', 'AGENT_CONSOLE_IMPORT_TOKEN'])
+    expect(stdout).toContain(text)
+})
