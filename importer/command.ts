@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { Option, type Command } from 'commander'
 import { DEFAULT_TIMEOUT_MS } from '../contract/context.js'
 import { importOptions, integer, missingOptions, type CommandOptions } from './options.js'
@@ -98,6 +99,11 @@ function report(summary: ImportSummary, options: CommandOptions, io: ImportComma
     io.stderr(`Cut at --max-records ${options.maxRecords}: ${summary.cut.join(', ')} not read whole.\n`)
   if (summary.changed.length > 0)
     io.stderr(`The total of ${summary.changed.join(', ')} changed during the crawl: import again for an exact copy.\n`)
+  // A mock that served the file before keeps its changes in <file>.log, which the new file does not follow.
+  if (existsSync(`${options.out}.log`))
+    io.stderr(
+      `Note: remove ${options.out}.log (a mock's changes to the file replaced) before serving ${options.out}.\n`,
+    )
   const { teams, policies, dimensions } = summary
   io.stdout(
     `Wrote ${options.out}: ${teams} team(s) with ${summary.personas} persona(s), ` +
