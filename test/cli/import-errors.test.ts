@@ -128,7 +128,7 @@ it('imports an empty team as a team without personas', async () => {
   expect(listed).toEqual(await wire(`${source.url}/v1/personas/?team_id=${empty}`, admin))
 })
 
-it('stops with exit 2 when the records read are not a world the mock can hold (a persona of another team)', async () => {
+it('stops with exit 2 when the records are not a world the mock can hold (a persona of another team)', async () => {
   const [team, other] = fixtures.teams
   const admin = fixtures.tokens.super_admin
   const leaked = JSON.parse((await wire(`${source.url}/v1/personas/?team_id=${other!.id}&limit=1`, admin)).body)
