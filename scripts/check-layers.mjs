@@ -5,7 +5,7 @@
  * - no import cycle between files, nor between folders;
  * - the core and everything below it are web-standard: no `node:` module, no msw, no Express;
  * - the verifier (contract/) reads the API as data: it imports neither msw nor the handlers;
- * - the hosts that run in the page (hosts/browser, hosts/vitest) import no Node module, no Node host.
+ * - the hosts that run in the page (hosts/browser, hosts/vitest, hosts/storybook) import no Node module, no Node host.
  * Prints what breaks a rule and exits 1; prints one line and exits 0 otherwise.
  */
 import { readFileSync } from 'node:fs'
@@ -44,8 +44,8 @@ const WEB_STANDARD = [
   'wire',
 ]
 const NOT_IN_CONTRACT = ['core', 'handlers', 'hosts', 'wire', 'mock']
-/** Hosts that run in the page (the service worker's, Vitest browser mode's): web-standard code, msw/browser, no Node host. */
-const IN_THE_PAGE = ['hosts/browser', 'hosts/vitest']
+/** Hosts that run in the page (the service worker's, Vitest browser mode's, Storybook's): web-standard code, msw/browser, no Node host. */
+const IN_THE_PAGE = ['hosts/browser', 'hosts/vitest', 'hosts/storybook']
 const NODE_HOSTS = ['hosts/node', 'hosts/server', 'hosts/playwright', 'hosts/vite']
 
 const graph = await madge(SOURCES, {
