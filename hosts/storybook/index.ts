@@ -49,23 +49,23 @@ export interface StoryMockContext {
  * // .storybook/preview.ts
  * export default { beforeEach: mockBeforeEach({ seed: 1, personasPerTeam: 30 }) }
  * // a story
- * export const Forbidden = { parameters: { agentConsoleMock: { overrides: { list_personas: { error: 'forbidden' } } } } }
+ * export const Forbidden = {
+ *   parameters: { agentConsoleMock: { overrides: { list_personas: { error: 'forbidden' } } } },
+ * }
  */
 export function mockBeforeEach(options: FreshMockOptions = {}): (context: StoryMockContext) => Promise<void> {
   return async (context) => {
     const { msw, parameters } = context
     if (!msw)
       throw new Error(
-        "agent-console-mock/storybook: the story context has no msw worker; add 'msw-storybook-addon' to addons in .storybook/main.ts (its beforeEach must run before this one)",
+        'agent-console-mock/storybook: the story context has no msw worker; ' +
+          "add 'msw-storybook-addon' to addons in .storybook/main.ts (its beforeEach must run before this one)",
       )
     const { overrides = {}, arrange, ...storyOptions } = parameters.agentConsoleMock ?? {}
     const merged = { ...options, ...storyOptions }
     const { mock, core } = await freshMock(merged, (instance) => new StoryMock(instance, merged))
-    for (const [operation, override] of Object.entries(overrides) as [
-      OperationName,
-      OperationOverride<OperationName>,
-    ][])
-      mock.override(operation, override)
+    const entries = Object.entries(overrides) as Array<[OperationName, OperationOverride<OperationName>]>
+    for (const [operation, override] of entries) mock.override(operation, override)
     await arrange?.(mock)
     msw.use(...handlersOf(core))
   }
