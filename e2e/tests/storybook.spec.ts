@@ -5,14 +5,15 @@
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { expect, type Page, test } from '@playwright/test'
+import { expect as baseExpect, type Page, test } from '@playwright/test'
 import { createWorld } from 'agent-console-mock'
 import { Demo } from '../support/demo.js'
 import { Oracle } from '../support/flows.js'
 import { STORYBOOK_URL } from '../support/servers.js'
 
-// Each test loads the preview (a 1.6 MB bundle that seeds a world) several times: room for a busy machine.
-test.describe.configure({ timeout: 120_000 })
+// Each story loads the preview (a 1.6 MB bundle), starts the worker and seeds a world: room for a busy machine.
+test.describe.configure({ timeout: 180_000 })
+const expect = baseExpect.configure({ timeout: 30_000 })
 
 let oracle: Oracle
 test.beforeAll(async () => {
