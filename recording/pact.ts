@@ -55,7 +55,7 @@ const interactionTitle = (interaction: Interaction): string =>
   `${interaction.test ? `${interaction.test}: ` : ''}#${interaction.n} ${interaction.method} ${interaction.path}` +
   `${interaction.query ? `?${interaction.query}` : ''} as ${interaction.role}`
 
-function pactInteraction(interaction: Interaction, values: PactValues, document: OpenApiDocument): object | undefined {
+function pactInteraction(interaction: Interaction, values: PactValues, document: OpenApiDocument) {
   const token = interaction.role === INVALID ? INVALID_TOKEN : values.token(interaction.role)
   if (token === undefined && interaction.role !== ANONYMOUS) return undefined
   const resolve = (text: string) => resolveReferences(text, (name) => values.reference(name))
@@ -82,7 +82,7 @@ function pactInteraction(interaction: Interaction, values: PactValues, document:
   }
 }
 
-function pactResponse(interaction: Interaction, values: PactValues, document: OpenApiDocument): object {
+function pactResponse(interaction: Interaction, values: PactValues, document: OpenApiDocument) {
   const { status, total, example, body } = interaction.response
   const content =
     total !== undefined

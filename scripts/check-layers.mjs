@@ -6,7 +6,7 @@
  * - the core and everything below it are web-standard: no `node:` module, no msw, no Express;
  * - the verifier (contract/) reads the API as data: it imports neither msw nor the handlers;
  * - the importer (importer/) reads a server as the verifier does and writes state files: no msw, no handlers, no host;
- * - the hosts that run in the page (hosts/browser, hosts/vitest) import no Node module, no Node host.
+ * - the hosts that run in the page (hosts/browser, hosts/vitest, hosts/storybook) import no Node module, no Node host.
  * Prints what breaks a rule and exits 1; prints one line and exits 0 otherwise.
  */
 import { readFileSync } from 'node:fs'
@@ -50,8 +50,8 @@ const WEB_STANDARD = [
 const NOT_IN_CONTRACT = ['core', 'handlers', 'hosts', 'wire', 'mock']
 /** The importer writes the mock's state files (mock/state.ts), and loads nothing that answers requests. */
 const NOT_IN_IMPORTER = ['core', 'handlers', 'hosts', 'wire']
-/** Hosts that run in the page (the service worker's, Vitest browser mode's): web-standard code, msw/browser, no Node host. */
-const IN_THE_PAGE = ['hosts/browser', 'hosts/vitest']
+/** Hosts that run in the page (the service worker's, Vitest browser mode's, Storybook's): web-standard code, msw/browser, no Node host. */
+const IN_THE_PAGE = ['hosts/browser', 'hosts/vitest', 'hosts/storybook']
 const NODE_HOSTS = ['hosts/node', 'hosts/server', 'hosts/playwright', 'hosts/vite']
 
 const graph = await madge(SOURCES, {
