@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { runBrowserApp, writeBrowserApp } from './support/browser-app.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const folder = mkdtempSync(join(tmpdir(), 'acm-consumer-'))
@@ -179,12 +180,21 @@ beforeAll(() => {
   // msw is the peer the app brings; --prefer-offline takes what npm's cache holds (everything, normally).
   run(
     'npm',
-    ['install', '--prefer-offline', '--loglevel=error', join(folder, tarball), 'msw@2.15.0', 'typescript@5.9.3'],
+    [
+      'install',
+      '--prefer-offline',
+      '--loglevel=error',
+      join(folder, tarball),
+      'msw@2.15.0',
+      'typescript@5.9.3',
+      'vite@8.3.8',
+    ],
     project,
   )
   writeFileSync(join(project, 'src/app.ts'), APP)
   writeFileSync(join(project, 'run.mjs'), RUN)
   writeFileSync(join(project, 'docs.mjs'), DOCS)
+  writeBrowserApp(project)
 }, 300_000)
 
 /** A frontend's tsconfig: strict, DOM, no Node types. */
@@ -239,3 +249,13 @@ it('serves /openapi.json without swagger-ui-dist, and a /docs page that says to 
   expect(answer).toMatchObject({ docs: 200, openapi: 200, title: 'Agent Management Console API' })
   expect(answer.text).toContain('Install swagger-ui-dist to get the interactive docs')
 }, 120_000)
+
+it('runs typed overrides in the browser: the app built with Vite from the tarball, in Chromium', async () => {
+  const answer = await runBrowserApp(project)
+  expect(answer).toEqual({
+    seeded: { status: 200, total: 9 },
+    overridden: { status: 200, body: '{"results":[],"total":4}' },
+    error: { status: 404, body: '{"detail":"Policy not found"}' },
+    reset: { status: 200, total: 9 },
+  })
+}, 240_000)
