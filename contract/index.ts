@@ -18,6 +18,7 @@ export {
 } from './reporters/index.js'
 export { PreconditionError } from './preconditions.js'
 export { curlCommand } from './curl.js'
+export { judgeExchange, type JudgedExchange, type JudgeOptions, type Violation } from './judge.js'
 export { LearnedSettings, type ProfileFile } from './profile-settings.js'
 export {
   ContractClient,
