@@ -8,6 +8,7 @@ import type { ReadRequest, Violation } from './judge-types.js'
  * value, display name (the value when none was sent), metadata and sort order sent, in the path's dimension.
  * With `bulkDuplicates: skip` a value already there is left out, which one answer cannot tell from a value
  * lost; so there the answer need only hold the sent items in order, and with `reject` every one of them.
+ * No value is answered twice.
  */
 export function judgeBulkValues(request: ReadRequest, body: unknown, profile: Profile): Violation[] {
   const sent = (request.requestBody as { values?: unknown } | undefined)?.values
@@ -20,6 +21,15 @@ export function judgeBulkValues(request: ReadRequest, body: unknown, profile: Pr
     violations.push({
       check: 'bulk.records',
       message: `${elsewhere.length} values of another dimension than ${String(dimensionId)}`,
+    })
+  // A value repeated in one request is a duplicate of the first: skipped, or the whole request refused.
+  const repeated = answered.filter(
+    (value, index) => answered.findIndex((other) => other['value'] === value['value']) < index,
+  )
+  if (repeated.length)
+    violations.push({
+      check: 'bulk.duplicates',
+      message: `${repeated.length} values answered twice (${repeated[0]!['value']})`,
     })
   const unmatched = unmatchedValues(sent, answered)
   if (unmatched !== undefined) violations.push({ check: 'bulk.records', message: `answered value ${unmatched}` })

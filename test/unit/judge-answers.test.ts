@@ -20,6 +20,10 @@ it('flags bulk answers that do not hold the values sent, in order, in the dimens
   expect(judgeExchange(skipped), 'skip: a value already there is left out').toEqual([])
   expect(checksOf(judgeExchange(skipped, { profile: { bulkDuplicates: 'reject' } }))).toEqual(['bulk.records'])
   expect(judgeExchange({ ...added, status: 200 }), 'bulkAddStatus is a profile choice').toEqual([])
+  const twice = await bulk([{ value: 'j-4' }, { value: 'j-4' }])
+  expect(twice.responseBody).toHaveLength(1)
+  const again = corrupt(twice, (body) => [body[0], { ...body[0], id: crypto.randomUUID() }])
+  expect(checksOf(judgeExchange(again))).toEqual(['bulk.duplicates'])
 })
 
 it('flags a success status the operation does not answer', async () => {
