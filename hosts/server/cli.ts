@@ -10,6 +10,7 @@ import { loadConfig } from './config-file.js'
 import { boundHeapGrowth, defaultMemoryBudget } from './heap.js'
 import { quietLogger } from './logger.js'
 import { packageVersion } from './package-info.js'
+import { registerProxyCommand } from './proxy-command.js'
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './start.js'
 
 const integer = (name: string, min: number, max: number) => (text: string) => {
@@ -154,6 +155,7 @@ const program = new Command('agent-console-mock')
   })
 
 registerVerifyCommand(program)
+registerProxyCommand(program)
 
 program.parseAsync().catch((error: unknown) => {
   console.error(`agent-console-mock: ${(error as Error).message}`)
