@@ -35,6 +35,8 @@ function readProfile(path: string): ProfileOptions {
 }
 
 const program = new Command('agent-console-mock')
+  // A subcommand's options are its own (`proxy --port 0` is the proxy's port, not the mock's).
+  .enablePositionalOptions()
   .description(
     'Start the Agent Management Console API mock: the same answers as the FastAPI service, over a seeded world.',
   )
