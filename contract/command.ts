@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { DEFAULT_TIMEOUT_MS } from './context.js'
 import { formatPretty, formatReport, REPORT_FORMATS, type ReportFormat } from './reporters/index.js'
+import { runReplay } from './replay-command.js'
 import { verify } from './runner.js'
 import type { Report } from './types.js'
 
@@ -27,6 +28,9 @@ interface CommandOptions {
   /** commander files `--no-perm-token` under `permToken` (a `--no-` flag), and defaults it to `true`. */
   permToken?: string | boolean | null
   format: ReportFormat
+  replay?: string
+  ref?: string[]
+  roleToken?: string[]
   out?: string
   profileOut?: string
   timeout: number
@@ -84,6 +88,12 @@ export function registerVerifyCommand(program: Command, io: Partial<VerifyComman
         ),
       )
       .option('--allow-writes', 'add uniquely named values to --dimension-id (read-only otherwise)')
+      .option('--replay <file>', 'replay a recorded contract (GET /__mock/contract) instead of the checks')
+      .option('--ref <name=id...>', 'with --replay: the id a reference of the contract stands for, e.g. "team 1=<id>"')
+      .option(
+        '--role-token <role=token...>',
+        'with --replay: the token of a role of the contract, e.g. persona_reader=...',
+      )
       .addOption(
         new Option('--no-perm-token <token>', 'a token without persona:read and policy:read')
           .env('AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN')
@@ -108,7 +118,9 @@ const REQUIRED = [
 ] as const
 
 async function runVerify(options: CommandOptions, io: VerifyCommandIo): Promise<void> {
-  const missing = REQUIRED.filter(([name]) => !options[name]).map(([, option]) => option)
+  // A replay asks with the tokens of the roles its contract names: --token is one of them, not required.
+  const required = options.replay ? REQUIRED.slice(0, 1) : REQUIRED
+  const missing = required.filter(([name]) => !options[name]).map(([, option]) => option)
   if (missing.length) {
     io.stderr(
       `agent-console-mock verify: missing required option${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}; see --help.\n`,
@@ -117,24 +129,39 @@ async function runVerify(options: CommandOptions, io: VerifyCommandIo): Promise<
   }
   let report: Report
   try {
-    report = await verify({
-      baseUrl: options.baseUrl!,
-      token: options.token!,
-      teamId: options.teamId,
-      policyId: options.policyId,
-      otherPolicyId: options.otherPolicyId,
-      dimensionId: options.dimensionId,
-      adminToken: options.adminToken,
-      allowWrites: options.allowWrites === true,
-      noPermToken: typeof options.permToken === 'string' ? options.permToken : undefined,
-      timeoutMs: options.timeout,
-    })
+    report = options.replay ? await replayOf(options) : await verifyOf(options)
   } catch (error) {
     io.stderr(`agent-console-mock verify: ${(error as Error).message}\n`)
     return io.exit(2)
   }
   await writeOutputs(report, options, io)
   io.exit(report.ok ? 0 : 1)
+}
+
+const noPermToken = (options: CommandOptions) => (typeof options.permToken === 'string' ? options.permToken : undefined)
+
+const replayOf = (options: CommandOptions) =>
+  runReplay({
+    ...options,
+    replay: options.replay!,
+    baseUrl: options.baseUrl!,
+    noPermToken: noPermToken(options),
+    allowWrites: options.allowWrites === true,
+  })
+
+function verifyOf(options: CommandOptions): Promise<Report> {
+  return verify({
+    baseUrl: options.baseUrl!,
+    token: options.token!,
+    teamId: options.teamId,
+    policyId: options.policyId,
+    otherPolicyId: options.otherPolicyId,
+    dimensionId: options.dimensionId,
+    adminToken: options.adminToken,
+    allowWrites: options.allowWrites === true,
+    noPermToken: noPermToken(options),
+    timeoutMs: options.timeout,
+  })
 }
 
 async function writeOutputs(report: Report, options: CommandOptions, io: VerifyCommandIo): Promise<void> {

@@ -41,3 +41,6 @@ export type {
   ReportSummary,
   VerifyOptions,
 } from './types.js'
+export { replay } from './replay.js'
+export type { ReplayOptions } from './replay-types.js'
+export { parseContract, mergeContracts, type RecordedContract, type Interaction } from '../recording/format.js'

@@ -58,6 +58,7 @@ export type CheckGroup =
   | 'bulk'
   | 'profile'
   | 'drift'
+  | 'replay'
 
 /** The outcome of one check. */
 export interface CheckResult {

@@ -10,6 +10,7 @@ import { answerWithOverrides, claimsOf, profileOf, scenarioView, type ScenarioVi
 import { SCENARIO_HEADER, UnknownScenarioError } from '../mock/scenarios.js'
 import { redirectLocation } from '../python/url-quote.js'
 import { settle } from './boundary.js'
+import { recordOperation } from './record.js'
 import type { Exchange } from './exchange.js'
 import type { CoreSettings } from './settings.js'
 
@@ -23,12 +24,21 @@ export function createApi(settings: CoreSettings) {
     const started = performance.now()
     const instance = await settings.instanceFor(exchange.request)
     const body = bodyCopy(exchange.request)
+    let view: ScenarioView | undefined
     const response = await settle(
-      async () => answer(result, exchange, await viewOf(exchange.request, instance, settings), settings, instance),
+      async () =>
+        answer(result, exchange, (view = await viewOf(exchange.request, instance, settings)), settings, instance),
       (error) => settings.logError(`${exchange.request.method} ${exchange.url.pathname} failed:`, error),
     )
     const bytes = await body
-    journal(instance, exchange, response, started, bytes && new Uint8Array(bytes))
+    const requestBody = bytes && new Uint8Array(bytes)
+    journal(instance, exchange, response, started, requestBody)
+    if (result.kind === 'match' && view && response.type !== 'error') {
+      const now = view.clock.nowSeconds()
+      const operation = result.route.name as OperationName
+      const verifyToken = (token: string) => settings.verifyToken(token, now)
+      recordOperation(instance, { operation, exchange, body: requestBody, response, world: view.world, verifyToken })
+    }
     return response
   }
 }

@@ -17,6 +17,7 @@ import { listScenarios, selectedScenarios, selectScenario } from './control-scen
 import { resetWithScenarios } from '../mock/scenario-effects.js'
 import type { ScenarioRegistry } from '../mock/scenarios.js'
 import { toHar } from './har.js'
+import { clearContract, contractExport } from './control-contract.js'
 import { invalidBody, readJsonBody } from './control-body.js'
 import { deleteOverrides, overridesState, putOverride } from './control-overrides.js'
 import {
@@ -173,6 +174,19 @@ export function createControl(settings: ControlSettings) {
       path: '/requests',
       description: 'empties the journal',
       answer: (_, __, instance) => (instance.journal.clear(), answer(null, 204, {})),
+    },
+    {
+      method: 'GET',
+      path: '/contract',
+      description:
+        'the distinct API interactions of this world so far, as a recorded contract (ids as references, tokens as roles); ?format=pact: a Pact v4 file',
+      answer: (_, url, instance) => contractExport(url, instance, settings.profile),
+    },
+    {
+      method: 'DELETE',
+      path: '/contract',
+      description: 'starts the recorded contract over',
+      answer: (_, __, instance) => clearContract(instance),
     },
     {
       method: 'GET',

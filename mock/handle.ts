@@ -6,6 +6,9 @@ import { resolveProfile, type Profile, type ProfileOptions } from '../model/prof
 import type { World } from '../model/world.js'
 import type { Clock } from './clock.js'
 import { MockInstance } from './instance.js'
+import { exportContract, type ContractFormat } from './contract-export.js'
+import type { RecordedContract } from '../recording/format.js'
+import type { PactFile } from '../recording/pact.js'
 import type { OperationName } from '../api/routes.js'
 import type { OperationOverride } from './override-types.js'
 import { setOverride } from './overrides.js'
@@ -117,6 +120,16 @@ export class MockHandle {
    */
   readonly useScenario = async (names: string | readonly string[]): Promise<void> =>
     selectScenarios(this.instance, scenarioRegistry(this.options).resolve(names), checkWorldOptions(this.options))
+
+  /**
+   * The distinct API requests this mock answered so far and what it answered, as a recorded contract
+   * (ids as references to fixtures, tokens as roles), to replay against a real server with
+   * `agent-console-mock verify --replay`; `'pact'`: as a Pact v4 file verified against this world.
+   */
+  readonly contract: {
+    (format?: 'contract'): Promise<RecordedContract>
+    (format: 'pact'): Promise<PactFile>
+  } = (format: ContractFormat = 'contract') => exportContract(this.instance, this.profile, format) as never
 
   /** The scenarios selected now, in the order applied. */
   get scenario(): readonly string[] {

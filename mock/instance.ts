@@ -7,6 +7,7 @@ import { seededBase } from './bases.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
 import { Journal } from './journal.js'
+import { ContractRecorder } from './recorder.js'
 import { worldBytes, type MemoryBudget } from './memory-budget.js'
 import { type Snapshot, Snapshots } from './snapshots.js'
 import { serializeState, type WorldState } from './state.js'
@@ -43,6 +44,8 @@ export class MockInstance {
   /** Valid records of the current world: `records.builders`, `records.creators`, `create`, `delete`. */
   readonly records = new RecordFactory(this)
   readonly journal: Journal
+  /** The distinct interactions answered, for a recorded contract (`GET /__mock/contract`). */
+  readonly recorder = new ContractRecorder()
   /** Named snapshots of worlds, shared with the other instances of the same mock. */
   readonly snapshots: Snapshots
   #world: World

@@ -26,6 +26,7 @@ const SOURCES = [
   'openapi',
   'pydantic',
   'python',
+  'recording',
   'wire',
 ]
 /** Folders that run in every runtime (the browser included): web-standard code only. */
@@ -41,6 +42,7 @@ const WEB_STANDARD = [
   'openapi',
   'pydantic',
   'python',
+  'recording',
   'wire',
 ]
 const NOT_IN_CONTRACT = ['core', 'handlers', 'hosts', 'wire', 'mock']

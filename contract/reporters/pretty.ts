@@ -30,6 +30,7 @@ const GROUP_TITLES: Record<CheckGroup, string> = {
   bulk: 'Bulk add',
   profile: 'Profile (dialect and choices: reported, never failed)',
   drift: "Drift against the mock's /openapi.json",
+  replay: 'Recorded interactions, replayed',
 }
 
 /** How each kind is tagged: only contract checks can fail. */
@@ -56,7 +57,9 @@ export function formatPretty(report: Report, options: { color?: boolean } = {}):
     if (checks.length > 0)
       lines.push('', paint.bold(GROUP_TITLES[group]), ...checks.flatMap((check) => checkLines(check, paint)))
   }
-  lines.push('', ...profileLines(report, paint), '', summaryLine(report))
+  // A replay detects no profile: it holds the server to the recorded one.
+  const detected = report.checks.some((check) => check.group !== 'replay')
+  lines.push('', ...(detected ? profileLines(report, paint) : []), '', summaryLine(report))
   return `${lines.join('\n')}\n`
 }
 

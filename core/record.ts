@@ -1,0 +1,50 @@
+import type { OperationName } from '../api/routes.js'
+import type { Claims } from '../auth/claims.js'
+import type { Fixtures } from '../auth/fixtures.js'
+import type { MockInstance } from '../mock/instance.js'
+import type { World } from '../model/world.js'
+import { referenceTable } from '../recording/references.js'
+import { ANONYMOUS, bearerToken, INVALID, roleOfClaims } from '../recording/roles.js'
+import type { Exchange } from './exchange.js'
+
+/** What the API knows of an operation it answered, for the instance's recorded contract. */
+export interface AnsweredOperation {
+  operation: OperationName
+  exchange: Exchange
+  body: Uint8Array | undefined
+  response: Response
+  world: World
+  verifyToken: (token: string) => Promise<Claims | undefined>
+}
+
+/** Hands an answered operation to the instance's contract recorder (mock/recorder.ts). */
+export function recordOperation(instance: MockInstance, answered: AnsweredOperation): void {
+  const { exchange, world } = answered
+  const authorization = exchange.request.headers.get('authorization')
+  instance.recorder.record({
+    operation: answered.operation,
+    method: exchange.request.method,
+    url: exchange.url,
+    body: answered.body,
+    authorization,
+    role: () => roleOf(authorization, instance.fixtures, world, answered.verifyToken),
+    response: answered.response,
+    world,
+  })
+}
+
+/** The role a token stands for: a fixture token's name, else one read from its claims. */
+async function roleOf(
+  authorization: string | null,
+  fixtures: Fixtures,
+  world: World,
+  verifyToken: (token: string) => Promise<Claims | undefined>,
+): Promise<string> {
+  const token = bearerToken(authorization)
+  if (token === undefined) return ANONYMOUS
+  const fixture = Object.entries(fixtures.tokens).find(([, value]) => value === token)?.[0]
+  if (fixture === 'expired') return INVALID
+  if (fixture !== undefined) return fixture
+  const claims = await verifyToken(token)
+  return claims ? roleOfClaims(claims, referenceTable(world.contents())) : INVALID
+}
