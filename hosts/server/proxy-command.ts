@@ -56,6 +56,10 @@ export function registerProxyCommand(program: Command): Command {
     .option('--allow-origin <origin...>', 'trust pages of this origin with /__mock/ (loopback pages always are)')
     .option('--allowed-host <host...>', 'answer /__mock/ under this host name too (loopback names always)')
     .option('--control-token <token>', 'demand this X-Mock-Control-Token on /__mock/ requests')
+    .option(
+      '--record <file>',
+      'write the recorded contract of the traffic to this file on stop (verify --replay reads it)',
+    )
     .option('-q, --quiet', 'log errors only, not every request')
     .addHelpText('after', HELP_AFTER)
     .action(async (options) => {
@@ -67,6 +71,7 @@ export function registerProxyCommand(program: Command): Command {
         allowOrigins: options.allowOrigin,
         allowedHosts: options.allowedHost,
         controlToken: options.controlToken,
+        record: options.record,
         onExchange: options.quiet ? undefined : logExchange,
       })
       console.log(`agent-console-mock proxy: ${proxy.url} -> ${new URL(options.target).origin}`)
@@ -74,7 +79,14 @@ export function registerProxyCommand(program: Command): Command {
       console.log(`violations: ${proxy.url}/__mock/violations   traffic: ${proxy.url}/__mock/requests.har`)
       const stop = (signal: string) => {
         console.log(`\n${signal}: stopping`)
-        void proxy.close().then(() => process.exit(0))
+        proxy.close().then(
+          () => process.exit(0),
+          (error: Error) => {
+            // The recorded contract could not be written: whoever started the proxy must see it.
+            console.error(`agent-console-mock proxy: ${error.message}`)
+            process.exit(1)
+          },
+        )
       }
       process.once('SIGINT', () => stop('SIGINT'))
       process.once('SIGTERM', () => stop('SIGTERM'))

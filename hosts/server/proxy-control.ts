@@ -6,14 +6,20 @@ import { journalFilter } from '../../handlers/control.js'
 import { toHar } from '../../handlers/har.js'
 import type { Journal } from '../../mock/journal.js'
 import type { ViolationLog } from './proxy-judge.js'
+import type { ProxyRecording } from './proxy-record.js'
 
 /**
- * The proxy's own `/__mock/*`: the journal (and its HAR) and the violations, never forwarded. Guarded as the
+ * The proxy's own `/__mock/*`: the journal (and its HAR), the violations and the recorded contract, never forwarded. Guarded as the
  * mock's control API is (core/control-guard.ts): loopback or the server's own Host names only, the control
  * token where one is demanded, and CORS granted to trusted (loopback) pages only.
  */
-export function proxyControl(journal: Journal, violations: ViolationLog, guard: ControlGuard): Answer {
-  const routes: Record<string, (url: URL) => Response> = {
+export function proxyControl(
+  journal: Journal,
+  violations: ViolationLog,
+  recording: ProxyRecording,
+  guard: ControlGuard,
+): Answer {
+  const routes: Record<string, (url: URL) => Response | Promise<Response>> = {
     'GET /__mock/requests': (url) => jsonResponse(200, { requests: journal.list(journalFilter(url)) }),
     'DELETE /__mock/requests': () => (journal.clear(), plainAnswer(null, 204, {})),
     'GET /__mock/requests.har': (url) =>
@@ -22,12 +28,14 @@ export function proxyControl(journal: Journal, violations: ViolationLog, guard: 
       }),
     'GET /__mock/violations': () => jsonResponse(200, { violations: violations.list() }),
     'DELETE /__mock/violations': () => (violations.clear(), plainAnswer(null, 204, {})),
+    'GET /__mock/contract': async () => jsonResponse(200, await recording.contract()),
+    'DELETE /__mock/contract': () => (recording.clear(), plainAnswer(null, 204, {})),
     'GET /__mock/health': () => jsonResponse(200, { status: 'ok', mode: 'proxy' }),
   }
   const control: Answer = async ({ request, url }) => {
     const route = routes[`${request.method} ${url.pathname}`]
     try {
-      return route ? route(url) : notFound()
+      return await (route ? route(url) : notFound())
     } catch (error) {
       // A bad filter is a ready 400, as the mock's control API answers it.
       if (error instanceof Response) return error

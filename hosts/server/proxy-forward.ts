@@ -18,7 +18,13 @@ export interface Incoming {
   rawHeaders: string[]
   headers: IncomingHttpHeaders
   body: Buffer
+  /** The proxy's own answer (the target could not be reached), not the server's. */
+  fromProxy?: true
 }
+
+/** Where a request goes: the target's origin, under the target's path if it has one (`https://host/api`). */
+export const targetUrl = (base: URL, target: string): URL =>
+  new URL(`${base.pathname.replace(/\/+$/, '')}${target}`, base.origin)
 
 /**
  * Headers of one connection (RFC 9110 §7.6.1), never sent on; `host` is the target's own. Content-length is
@@ -59,7 +65,7 @@ export function endToEnd(rawHeaders: readonly string[]): string[] {
  * @throws the connection's error when the target cannot be reached
  */
 export function forward(targetOrigin: URL, outgoing: Outgoing): Promise<Incoming> {
-  const url = new URL(outgoing.target, targetOrigin)
+  const url = targetUrl(targetOrigin, outgoing.target)
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   const headers = endToEnd(outgoing.rawHeaders)
   headers.push('Host', url.host)

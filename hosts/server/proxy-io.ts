@@ -61,6 +61,7 @@ export function unreachable(target: URL, error: Error): Incoming {
     statusMessage: 'Bad Gateway',
     rawHeaders,
     headers: { 'content-type': 'application/json' },
+    fromProxy: true,
     body,
   }
 }

@@ -76,7 +76,8 @@ export function splitTarget(target: string): [string, string] {
   return at === -1 ? [relative, ''] : [relative.slice(0, at), relative.slice(at + 1)]
 }
 
-function headerOf(raw: readonly string[], name: string): string | undefined {
+/** A request header's first value, from raw headers. */
+export function headerOf(raw: readonly string[], name: string): string | undefined {
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) return raw[i + 1]
   return undefined
 }
@@ -88,6 +89,15 @@ function jsonOf(body: Buffer, type: string | null | undefined, encoding: string 
   } catch {
     // Not JSON after all (or an encoding the proxy cannot read): the judge says what it expected.
     return undefined
+  }
+}
+
+/** The answer's body with its content-encoding undone (as it came when it cannot be). */
+export function decodedBody(incoming: Incoming): Buffer {
+  try {
+    return decoded(incoming.body, incoming.headers['content-encoding']?.trim().toLowerCase())
+  } catch {
+    return incoming.body
   }
 }
 

@@ -9,7 +9,8 @@ import { Journal, type JournalEntry } from '../../mock/journal.js'
 import { ownHostNames } from './exposure.js'
 import { send } from './middleware.js'
 import { proxyControl } from './proxy-control.js'
-import { endToEnd, forward, type Outgoing } from './proxy-forward.js'
+import { ProxyRecording } from './proxy-record.js'
+import { endToEnd, forward, type Outgoing, targetUrl } from './proxy-forward.js'
 import { judgeForwarded, splitTarget, summary, ViolationLog } from './proxy-judge.js'
 import { toFetchRequest } from './node-request.js'
 import { headersOf, readBody, TooLarge, unreachable, writeIncoming } from './proxy-io.js'
@@ -28,6 +29,8 @@ export interface ProxyOptions extends JudgeOptions {
   controlToken?: string
   /** Bytes of a request body the proxy reads at most (it must hold it to judge and journal it). @default 10 MiB */
   maxBodyBytes?: number
+  /** Write the recorded contract (`verify --replay` reads it) to this file when the proxy stops. */
+  record?: string
   /** Hears each exchange once it is journaled and judged (the CLI logs it). */
   onExchange?: (entry: JournalEntry, violations: readonly Violation[]) => void
 }
@@ -59,12 +62,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
   const journal = new Journal()
   const violations = new ViolationLog()
-  const control = proxyControl(journal, violations, guard)
+  const recording = new ProxyRecording({ ...options.profile })
+  const control = proxyControl(journal, violations, recording, guard)
   const maxBodyBytes = options.maxBodyBytes ?? 10 * 1024 * 1024
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const target = req.url ?? '/'
-    if (splitTarget(target)[0].startsWith('/__mock/')) {
+    // An absolute-form target (`GET http://elsewhere/...`) goes to the target too, by its path: no open proxy.
+    const [path, query] = splitTarget(req.url ?? '/')
+    const target = query ? `${path}?${query}` : path
+    if (path.startsWith('/__mock/')) {
       const request = toFetchRequest(req)
       return send(
         res,
@@ -90,7 +96,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     journal.record({
       time: new Date(started).toISOString(),
       method: outgoing.method,
-      url: new URL(outgoing.target, targetOrigin),
+      url: targetUrl(targetOrigin, outgoing.target),
       status: incoming.status,
       duration_ms: Date.now() - started,
       requestHeaders: headersOf(endToEnd(req.rawHeaders)),
@@ -100,7 +106,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     })
     const entry = journal.list({ limit: 1 })[0]!
     if (found.length) {
-      const [path, query] = splitTarget(target)
       violations.add({
         seq: entry.seq,
         method: outgoing.method,
@@ -110,6 +115,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         violations: found,
       })
     }
+    if (!incoming.fromProxy) recording.record(outgoing, incoming, new URL(target, targetOrigin.origin))
     options.onExchange?.(entry, found)
     writeIncoming(res, incoming, found.length ? summary(found) : undefined, req.method)
   }
@@ -129,10 +135,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     journal,
     violations,
     controlToken,
-    close: () =>
-      new Promise<void>((resolve) => {
+    async close() {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()
-      }),
+      })
+      if (options.record) await recording.write(options.record)
+    },
   }
 }
