@@ -9,9 +9,9 @@ import type { ViolationLog } from './proxy-judge.js'
 import type { ProxyRecording } from './proxy-record.js'
 
 /**
- * The proxy's own `/__mock/*`: the journal (and its HAR), the violations and the recorded contract, never forwarded. Guarded as the
- * mock's control API is (core/control-guard.ts): loopback or the server's own Host names only, the control
- * token where one is demanded, and CORS granted to trusted (loopback) pages only.
+ * The proxy's own `/__mock/*`, never forwarded: the journal (and its HAR), the violations, the recorded
+ * contract. Guarded as the mock's control API is (core/control-guard.ts): loopback or the server's own Host
+ * names only, the control token where one is demanded, and CORS granted to trusted (loopback) pages only.
  */
 export function proxyControl(
   journal: Journal,

@@ -1,4 +1,4 @@
-/** `agent-console-mock proxy` as it ships (dist/): its options, its start line, its log, and --profile reaching the judge. */
+/** `agent-console-mock proxy` as it ships (dist/): options, start line and log, and --profile reaching the judge. */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
