@@ -29,6 +29,8 @@ it('finds nothing wrong in the mock answers to filtered and paged queries', asyn
   ])
   for (const answer of answers) expect(judgeExchange(answer), `${answer.path}?${answer.query}`).toEqual([])
   expect(answers.every((answer) => answer.status < 300)).toBe(true)
+  const spelled = { ...answers[0]!, query: `team_id=${team.toUpperCase().replaceAll('-', '')}` }
+  expect(judgeExchange(spelled), 'another spelling of the same uuid, as pydantic reads it').toEqual([])
 })
 
 it('flags a persona of another team, and an answer mixing teams when none was asked for', async () => {
