@@ -94,4 +94,10 @@ it('flags rules of another policy, with the paging names of the profile', async 
   const profile = { rulesPaging: { limit: 'page_size', offset: 'start', defaultLimit: 100 } }
   expect(checksOf(judgeExchange(page, { profile }))).toEqual(['paging.page-size'])
   expect(judgeExchange({ ...page, query: 'page_size=3' }, { profile })).toEqual([])
+  // Without a profile that names them, the names and default are the server's choice: only an impossible total.
+  const short = corrupt(page, (body) => ({ ...body, results: body.results.slice(1) }))
+  expect(judgeExchange(short)).toEqual([])
+  const named = { rulesPaging: { limit: 'limit', offset: 'offset', defaultLimit: 100 } }
+  expect(checksOf(judgeExchange(short, { profile: named }))).toEqual(['paging.page-size'])
+  expect(checksOf(judgeExchange(corrupt(page, (body) => ({ ...body, total: 2 }))))).toEqual(['paging.total'])
 })
