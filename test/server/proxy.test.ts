@@ -39,6 +39,7 @@ const statusWithHost = (url: string, host: string) =>
       .end(),
   )
 const HEADERS = ['content-type', 'content-length', 'www-authenticate', 'location', 'allow', 'set-cookie']
+const CORS = ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-expose-headers', 'vary']
 
 it('hands the target answers on byte for byte and flags none of them', async () => {
   const team = fixtures().teams[0]!.id
@@ -51,12 +52,18 @@ it('hands the target answers on byte for byte and flags none of them', async () 
     ['/v1/nothing', { method: 'DELETE' }],
     ['/v1/personas/', { method: 'POST', headers: auth() }],
     ['/openapi.json', {}],
+    [
+      '/v1/personas/',
+      { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } },
+    ],
+    ['/v1/personas/?limit=1', { headers: { ...auth(), origin: 'http://app.test' } }],
   ]
   for (const [path, init] of requests) {
     const [direct, proxied] = [await raw(mock.url + path, init), await raw(proxy.url + path, init)]
     expect(proxied.status, path).toBe(direct.status)
     expect(proxied.bytes.equals(direct.bytes), `${path}: the same bytes`).toBe(true)
-    for (const name of HEADERS) expect(proxied.headers.get(name), `${path}: ${name}`).toBe(direct.headers.get(name))
+    for (const name of [...HEADERS, ...CORS])
+      expect(proxied.headers.get(name), `${path}: ${name}`).toBe(direct.headers.get(name))
     expect(proxied.headers.get('x-contract-violations'), path).toBeNull()
   }
   const bulk = (value: string) => ({
