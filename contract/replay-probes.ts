@@ -3,7 +3,7 @@ import { createRouter } from '../fastapi/router.js'
 import { DEFAULT_PROFILE } from '../model/profile.js'
 import type { ContractClient, ApiAnswer } from './http-client.js'
 import type { ProfileFile } from './profile-settings.js'
-import { evidence, type ReplayOptions } from './replay-types.js'
+import { evidence } from './replay-types.js'
 import type { Evidence } from './types.js'
 
 const route = createRouter(API_ROUTES)
@@ -18,9 +18,9 @@ interface Page {
  * query (a total must not depend on the offset) and on the last record it counts (exactly one record must
  * be there). One answer alone cannot show a total that counts too much or too little.
  */
-export async function pagingProbes(answer: ApiAnswer, options: ReplayOptions, client: ContractClient) {
+export async function pagingProbes(answer: ApiAnswer, profile: ProfileFile, client: ContractClient) {
   const page = answer.json as Page
-  const names = pagingNames(answer.request.path, options.profile ?? (options.contract.profile as ProfileFile))
+  const names = pagingNames(answer.request.path, profile)
   if (!names || !Array.isArray(page?.results) || typeof page.total !== 'number') return []
   const found: Evidence[] = []
   const first = await probe(answer, client, (query) => query.delete(names.offset))

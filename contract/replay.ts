@@ -42,8 +42,9 @@ async function replayOne(
   const request = requestOf(interaction, resolve, auth)
   const answer = await client.send(request)
   rememberCreated(interaction, answer, created)
-  const evidence = [...statusEvidence(interaction, answer), ...judgedEvidence(answer, options)]
-  if (answer.status >= 200 && answer.status < 300) evidence.push(...(await pagingProbes(answer, options, client)))
+  const evidence = [...statusEvidence(interaction, answer), ...judgedEvidence(interaction, answer, options)]
+  if (answer.status >= 200 && answer.status < 300)
+    evidence.push(...(await pagingProbes(answer, profileFor(interaction, options), client)))
   const curl = curlCommand(client.url(request), request)
   return { interaction, evidence: evidence.map((item) => ({ ...item, curl: item.curl ?? curl })) }
 }
@@ -94,7 +95,7 @@ function statusEvidence(interaction: Interaction, answer: ApiAnswer): Evidence[]
   return [evidence(answer, `a ${Math.floor(recorded / 100)}xx, as the mock answered (${recorded})`, `${answer.status}`)]
 }
 
-function judgedEvidence(answer: ApiAnswer, options: ReplayOptions): Evidence[] {
+function judgedEvidence(interaction: Interaction, answer: ApiAnswer, options: ReplayOptions): Evidence[] {
   const [path, query = ''] = answer.request.path.split('?', 2) as [string, string?]
   const violations = judgeExchange(
     {
@@ -106,7 +107,11 @@ function judgedEvidence(answer: ApiAnswer, options: ReplayOptions): Evidence[] {
       responseBody: answer.json,
       contentType: answer.headers.get('content-type'),
     },
-    { profile: options.profile ?? (options.contract.profile as ProfileFile) },
+    { profile: profileFor(interaction, options) },
   )
   return violations.map((violation) => evidence(answer, `the contract (${violation.check})`, violation.message))
 }
+
+/** The profile an answer is judged by: the server's where given, else the one the interaction was recorded under. */
+const profileFor = (interaction: Interaction, options: ReplayOptions): ProfileFile =>
+  options.profile ?? ((interaction.profile ?? options.contract.profile) as ProfileFile)

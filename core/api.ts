@@ -5,7 +5,7 @@ import type { Route, RouteResult } from '../fastapi/router.js'
 import { statusPhrase } from '../fastapi/status-phrases.js'
 import { OPERATIONS } from '../handlers/index.js'
 import type { MockInstance } from '../mock/instance.js'
-import { overrideHook } from '../mock/overrides.js'
+import { hasOverride, overrideHook } from '../mock/overrides.js'
 import { answerWithOverrides, claimsOf, profileOf, scenarioView, type ScenarioView } from '../mock/scenario-effects.js'
 import { SCENARIO_HEADER, UnknownScenarioError } from '../mock/scenarios.js'
 import { redirectLocation } from '../python/url-quote.js'
@@ -33,7 +33,7 @@ export function createApi(settings: CoreSettings) {
     const bytes = await body
     const requestBody = bytes && new Uint8Array(bytes)
     journal(instance, exchange, response, started, requestBody)
-    if (result.kind === 'match' && view && response.type !== 'error') {
+    if (result.kind === 'match' && view && isRecordable(result.route.name as OperationName, response, view, instance)) {
       const now = view.clock.nowSeconds()
       const operation = result.route.name as OperationName
       const verifyToken = (token: string) => settings.verifyToken(token, now)
@@ -97,6 +97,19 @@ async function answer(
   }
 }
 
+/** Answers a fault put in place of the operation's: what a test arranged, not what the API answers. */
+const faulted = new WeakSet<Response>()
+
+/**
+ * Whether the answer is the API's own, for the recorded contract: not a fault's, an override's, nor one
+ * given under a scenario's claims or profile (a replay would hold a real server to what the test arranged).
+ */
+function isRecordable(operation: OperationName, response: Response, view: ScenarioView, instance: MockInstance) {
+  const effects = view.effects
+  if (response.type === 'error' || faulted.has(response) || hasOverride(instance, operation)) return false
+  return !effects || (!effects.overrides[operation]?.length && effects.claims.length === 0 && !effects.profile)
+}
+
 /** Waits the configured latency; then the answer a fault puts in place of the operation's, if any. */
 async function faultOf(
   operation: OperationName,
@@ -107,8 +120,10 @@ async function faultOf(
   const wait = settings.delayMs + fault.latencyMs
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
   if (fault.outcome === 'drop') return Response.error()
-  if (fault.outcome !== 'answer') return httpError(fault.outcome.status, statusPhrase(fault.outcome.status))
-  return undefined
+  if (fault.outcome === 'answer') return undefined
+  const answer = httpError(fault.outcome.status, statusPhrase(fault.outcome.status))
+  faulted.add(answer)
+  return answer
 }
 
 /** The body for the journal: a copy, read while the operation reads the request's own (undefined: none). */

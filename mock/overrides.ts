@@ -74,6 +74,10 @@ interface Parsed {
   claims: Claims
 }
 
+/** Whether the operation is answered by a typed override in this instance. */
+export const hasOverride = (instance: MockInstance, operation: OperationName): boolean =>
+  overrides.get(instance)?.has(operation) === true
+
 /**
  * The operation's `intercept` for one request: the override's answer in place of the operation's,
  * given the request as parsed; `undefined` when the instance has none for the operation.

@@ -41,6 +41,8 @@ export const Interaction = z.object({
   /** Who asked: a fixture role (`team_reader`), one derived from the claims, `anonymous` or `invalid`. */
   role: z.string(),
   response: RecordedAnswer,
+  /** The profile in force when it was not the contract's (a test that set its own). */
+  profile: z.record(z.string(), z.unknown()).optional(),
 })
 export type Interaction = z.infer<typeof Interaction>
 
@@ -80,16 +82,21 @@ export function parseContract(text: string): RecordedContract {
 
 /**
  * One contract of several (tests of a run, workers): interactions ordered by test, then as each test made
- * them, so that the file does not depend on which worker ran first. The profile is the first one's.
+ * them, so that the file does not depend on which worker ran first. The profile is the first one's; an
+ * interaction recorded under another keeps its own.
  */
 export function mergeContracts(parts: readonly RecordedContract[]): RecordedContract {
+  const profile = parts[0]?.profile ?? {}
+  const same = (other: Record<string, unknown>) => JSON.stringify(other) === JSON.stringify(profile)
   const interactions = parts
-    .flatMap((part) => part.interactions)
+    .flatMap((part) =>
+      same(part.profile) ? part.interactions : part.interactions.map((item) => ({ ...item, profile: part.profile })),
+    )
     .sort((a, b) => (a.test === b.test ? a.n - b.n : a.test < b.test ? -1 : 1))
   const references = Object.fromEntries(
     parts.flatMap((part) => Object.entries(part.references)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   )
-  return contractOf(parts[0]?.profile ?? {}, references, interactions)
+  return contractOf(profile, references, interactions)
 }
 
 export function contractOf(

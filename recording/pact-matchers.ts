@@ -11,31 +11,64 @@ export type MatchingRules = Record<string, { combine: 'AND'; matchers: Matcher[]
 
 const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
 
-/** Rules for a JSON body whose example is `example`, described by `schema` (with `$ref`s into `components`). */
-export function bodyMatchers(example: unknown, schema: Schema | undefined, components: Schema): MatchingRules {
-  const rules: MatchingRules = {}
-  walk(example, schema, '$', rules, components)
-  return rules
+/** A response body for a Pact file: the example, less what the schema leaves open, and its matching rules. */
+export interface PactBody {
+  content: unknown
+  rules: MatchingRules
 }
 
-function walk(value: unknown, schema: Schema | undefined, path: string, rules: MatchingRules, components: Schema) {
+/**
+ * The body and rules for an example described by `schema` (with `$ref`s into `components`). A field the
+ * schema does not require, or allows to be null, is left out of the example: another record may have none,
+ * and Pact asserts every key an example has. A free-form object (metadata) is written `{}`: any keys.
+ */
+export function pactBody(example: unknown, schema: Schema | undefined, components: Schema): PactBody {
+  const rules: MatchingRules = {}
+  return { content: walk(example, schema, '$', rules, components), rules }
+}
+
+function walk(
+  value: unknown,
+  schema: Schema | undefined,
+  path: string,
+  rules: MatchingRules,
+  components: Schema,
+): unknown {
   const resolved = branchFor(value, deref(schema, components), components)
   const add = (matcher: Matcher) => (rules[path] = { combine: 'AND', matchers: [matcher] })
   if (Array.isArray(value)) {
     add({ match: 'type', min: 0 })
-    if (value.length > 0) walk(value[0], deref(resolved?.items, components), `${path}[*]`, rules, components)
-  } else if (value !== null && typeof value === 'object') {
-    const properties = resolved?.properties ?? {}
-    // A free-form object (metadata, a constraint) matches any object: its keys are the app's, not the API's.
-    if (resolved && !resolved.properties && resolved.type === 'object') return add({ match: 'type' })
-    for (const [key, item] of Object.entries(value)) walk(item, properties[key], `${path}.${key}`, rules, components)
-  } else if (typeof value === 'string') {
-    add(stringMatcher(resolved))
-  } else if (typeof value === 'number') {
-    add({ match: resolved?.type === 'integer' || Number.isInteger(value) ? 'integer' : 'number' })
-  } else if (typeof value === 'boolean') {
-    add({ match: 'boolean' })
+    const items = deref(resolved?.items, components)
+    return value.length > 0 ? [walk(value[0], items, `${path}[*]`, rules, components)] : []
   }
+  if (value !== null && typeof value === 'object') {
+    // A free-form object (metadata, a constraint) matches any object: its keys are the app's, not the API's.
+    if (resolved && !resolved.properties && resolved.type === 'object') return (add({ match: 'type' }), {})
+    const properties: Schema = resolved?.properties ?? {}
+    const kept = Object.entries(value).filter(([key]) => !resolved?.properties || isAlwaysThere(resolved, key))
+    return Object.fromEntries(
+      kept.map(([key, item]) => [key, walk(item, properties[key], `${path}.${key}`, rules, components)]),
+    )
+  }
+  if (typeof value === 'string') add(stringMatcher(resolved))
+  else if (typeof value === 'number')
+    add({ match: resolved?.type === 'integer' || Number.isInteger(value) ? 'integer' : 'number' })
+  else if (typeof value === 'boolean') add({ match: 'boolean' })
+  return value
+}
+
+/**
+ * A field every record has, never null: not `anyOf` with null (pydantic 2's Optional), and required or with
+ * a default other than null (pydantic 1 writes an Optional field as a plain, not required one).
+ */
+function isAlwaysThere(object: Schema, key: string): boolean {
+  const property: Schema = object.properties[key] ?? {}
+  const branches: Schema[] | undefined = property.anyOf ?? property.oneOf
+  if (branches?.some((branch) => branch.type === 'null') || property.nullable === true) return false
+  const required: unknown = object.required
+  return (
+    (Array.isArray(required) && required.includes(key)) || (property.default !== undefined && property.default !== null)
+  )
 }
 
 function stringMatcher(schema: Schema | undefined): Matcher {

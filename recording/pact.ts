@@ -2,7 +2,7 @@ import { API_ROUTES } from '../api/routes.js'
 import { resolveProfile, type ProfileOptions } from '../model/profile.js'
 import { openApiDocumentJson } from '../openapi/document.js'
 import type { Interaction, RecordedContract } from './format.js'
-import { bodyMatchers, type Schema } from './pact-matchers.js'
+import { pactBody, type Schema } from './pact-matchers.js'
 import { resolveInJson, resolveReferences } from './references.js'
 import { ANONYMOUS, INVALID, INVALID_TOKEN } from './roles.js'
 
@@ -55,7 +55,7 @@ const interactionTitle = (interaction: Interaction): string =>
   `${interaction.test ? `${interaction.test}: ` : ''}#${interaction.n} ${interaction.method} ${interaction.path}` +
   `${interaction.query ? `?${interaction.query}` : ''} as ${interaction.role}`
 
-function pactInteraction(interaction: Interaction, values: PactValues, document: OpenApiDocument): object | undefined {
+function pactInteraction(interaction: Interaction, values: PactValues, document: OpenApiDocument) {
   const token = interaction.role === INVALID ? INVALID_TOKEN : values.token(interaction.role)
   if (token === undefined && interaction.role !== ANONYMOUS) return undefined
   const resolve = (text: string) => resolveReferences(text, (name) => values.reference(name))
@@ -82,7 +82,7 @@ function pactInteraction(interaction: Interaction, values: PactValues, document:
   }
 }
 
-function pactResponse(interaction: Interaction, values: PactValues, document: OpenApiDocument): object {
+function pactResponse(interaction: Interaction, values: PactValues, document: OpenApiDocument) {
   const { status, total, example, body } = interaction.response
   const content =
     total !== undefined
@@ -93,11 +93,12 @@ function pactResponse(interaction: Interaction, values: PactValues, document: Op
   if (content === undefined) return { status }
   const resolved = resolveInJson(content, (name) => values.reference(name))
   const schema = responseSchema(interaction, status, document)
+  const written = pactBody(resolved, schema, document.components?.schemas ?? {})
   return {
     status,
     headers: { 'Content-Type': [JSON_TYPE] },
-    body: jsonBody(resolved),
-    matchingRules: { body: bodyMatchers(resolved, schema, document.components?.schemas ?? {}) },
+    body: jsonBody(written.content),
+    matchingRules: { body: written.rules },
   }
 }
 

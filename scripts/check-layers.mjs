@@ -5,7 +5,8 @@
  * - no import cycle between files, nor between folders;
  * - the core and everything below it are web-standard: no `node:` module, no msw, no Express;
  * - the verifier (contract/) reads the API as data: it imports neither msw nor the handlers;
- * - the hosts that run in the page (hosts/browser, hosts/vitest) import no Node module, no Node host.
+ * - the importer (importer/) reads a server as the verifier does and writes state files: no msw, no handlers, no host;
+ * - the hosts that run in the page (hosts/browser, hosts/vitest, hosts/storybook) import no Node module, no Node host.
  * Prints what breaks a rule and exits 1; prints one line and exits 0 otherwise.
  */
 import { readFileSync } from 'node:fs'
@@ -21,6 +22,7 @@ const SOURCES = [
   'fastapi',
   'handlers',
   'hosts',
+  'importer',
   'mock',
   'model',
   'openapi',
@@ -46,8 +48,10 @@ const WEB_STANDARD = [
   'wire',
 ]
 const NOT_IN_CONTRACT = ['core', 'handlers', 'hosts', 'wire', 'mock']
-/** Hosts that run in the page (the service worker's, Vitest browser mode's): web-standard code, msw/browser, no Node host. */
-const IN_THE_PAGE = ['hosts/browser', 'hosts/vitest']
+/** The importer writes the mock's state files (mock/state.ts), and loads nothing that answers requests. */
+const NOT_IN_IMPORTER = ['core', 'handlers', 'hosts', 'wire']
+/** Hosts that run in the page (the service worker's, Vitest browser mode's, Storybook's): web-standard code, msw/browser, no Node host. */
+const IN_THE_PAGE = ['hosts/browser', 'hosts/vitest', 'hosts/storybook']
 const NODE_HOSTS = ['hosts/node', 'hosts/server', 'hosts/playwright', 'hosts/vite']
 
 const graph = await madge(SOURCES, {
@@ -100,6 +104,13 @@ for (const file of Object.keys(imports)) {
     for (const dep of imports[file])
       if (NOT_IN_CONTRACT.includes(folderOf(dep)))
         problems.push(`${file} imports ${dep}: the verifier reads api/ and model/, not the mock`)
+  }
+  if (folder === 'importer') {
+    for (const name of packages.filter((name) => name.startsWith('msw')))
+      problems.push(`${file} imports ${name}: the importer must not load msw`)
+    for (const dep of imports[file])
+      if (NOT_IN_IMPORTER.includes(folderOf(dep)))
+        problems.push(`${file} imports ${dep}: the importer reads a server and writes state files, it runs no mock`)
   }
 }
 

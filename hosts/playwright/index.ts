@@ -5,6 +5,7 @@ import { createHandlers } from '../msw.js'
 import { MockHandle, seedInstance, type MockOptions } from '../../mock/handle.js'
 import type { MockInstance } from '../../mock/instance.js'
 import { clearOverrides } from '../../mock/overrides.js'
+import { writeContractPart } from './contract-file.js'
 
 export interface PlaywrightMockOptions extends MockOptions {
   /** Milliseconds added before every API answer. @default 0 */
@@ -43,11 +44,22 @@ export class PlaywrightMock extends MockHandle {
  *   await expect(page.getByText(mock.world.personas.all()[0]!.name)).toBeVisible()
  * })
  */
-export const test = base.extend<{ mockOptions: PlaywrightMockOptions; mock: PlaywrightMock }>({
+export const test = base.extend<{
+  mockOptions: PlaywrightMockOptions
+  /**
+   * Write what the mock answered in every test of the run to this contract file (merged across workers and
+   * tests, ordered by test), to replay against a real server with `agent-console-mock verify --replay`.
+   * @example test.use({ recordContract: 'test-results/contract.json' }) // or in the config's `use`
+   */
+  recordContract: string | undefined
+  mock: PlaywrightMock
+}>({
   mockOptions: [{}, { option: true }],
+  recordContract: [undefined, { option: true }],
   mock: [
-    async ({ context, mockOptions }, use) => {
+    async ({ context, mockOptions, recordContract }, use, testInfo) => {
       const instance = await seedInstance(mockOptions)
+      instance.recorder.test = testInfo.titlePath.join(' › ')
       const handle = new MockHandle(instance, mockOptions)
       const handlers = createHandlers({
         instance,
@@ -59,8 +71,13 @@ export const test = base.extend<{ mockOptions: PlaywrightMockOptions; mock: Play
       })
       const network = defineNetworkFixture({ context, handlers, onUnhandledRequest: 'bypass' })
       await network.enable()
-      await use(new PlaywrightMock(instance, mockOptions, network))
+      const mock = new PlaywrightMock(instance, mockOptions, network)
+      await use(mock)
       await network.disable()
+      if (recordContract) {
+        const part = `${testInfo.testId}-${testInfo.repeatEachIndex}`
+        await writeContractPart(recordContract, await mock.contract(), part)
+      }
     },
     { auto: true },
   ],
@@ -70,5 +87,6 @@ export { expect }
 
 /** The API's bodies as the app receives and sends them (types only). */
 export type * from '../../api/wire-types.js'
+export type { RecordedContract, Interaction } from '../../recording/format.js'
 export type * from '../../mock/override-types.js'
 export { InvalidOverrideError } from '../../mock/override-answer.js'

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, InvalidArgumentError } from 'commander'
 import { registerVerifyCommand } from '../../contract/command.js'
+import { registerImportCommand } from '../../importer/command.js'
 import { MAX_PERSONAS_PER_TEAM } from '../../factories/world.js'
 import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
 import { isLoopbackHost } from '../../core/control-guard.js'
@@ -41,6 +42,8 @@ const program = new Command('agent-console-mock')
     'Start the Agent Management Console API mock: the same answers as the FastAPI service, over a seeded world.',
   )
   .version(packageVersion())
+  // The server's options go before a subcommand: `import --profile <file>` is import's own (the server's profile).
+  .enablePositionalOptions()
   .option(
     '-p, --port <port>',
     `port to listen on (env PORT; 0 for any free port) (default: ${DEFAULT_PORT})`,
@@ -158,6 +161,7 @@ const program = new Command('agent-console-mock')
 
 registerVerifyCommand(program)
 registerProxyCommand(program)
+registerImportCommand(program)
 
 program.parseAsync().catch((error: unknown) => {
   console.error(`agent-console-mock: ${(error as Error).message}`)

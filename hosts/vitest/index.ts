@@ -1,15 +1,13 @@
 import { http, type RequestHandler } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import { test as base } from 'vitest'
-import { createCore, type Core } from '../../core/index.js'
-import { MockHandle, seedInstance, type MockOptions } from '../../mock/handle.js'
+import type { Core } from '../../core/index.js'
+import { MockHandle } from '../../mock/handle.js'
 import type { MockInstance } from '../../mock/instance.js'
 import { clearOverrides } from '../../mock/overrides.js'
+import { freshMock, type FreshMockOptions } from '../fresh-mock.js'
 
-export interface VitestMockOptions extends MockOptions {
-  /** Milliseconds added before every API answer. @default 0 */
-  delayMs?: number
-}
+export type VitestMockOptions = FreshMockOptions
 
 /** The page's service worker, shared by the tests of a Vitest worker (a test file, in browser mode). */
 export interface MockWorkerOptions {
@@ -114,17 +112,11 @@ export const test = base.extend<MockFixtures>({
   mockOptions: {},
   mock: [
     async ({ mockServiceWorker, mockOptions }, use) => {
-      const mock = new VitestMock(await seedInstance(mockOptions), mockOptions, mockServiceWorker.worker)
-      mockServiceWorker.serve(
-        createCore({
-          instance: mock.instance,
-          profile: mock.profile,
-          jwtSecret: mock.jwtSecret,
-          claim: 'api',
-          delayMs: mockOptions.delayMs,
-          scenarios: mockOptions.scenarios,
-        }),
+      const { mock, core } = await freshMock(
+        mockOptions,
+        (instance) => new VitestMock(instance, mockOptions, mockServiceWorker.worker),
       )
+      mockServiceWorker.serve(core)
       try {
         await use(mock)
       } finally {

@@ -1,0 +1,51 @@
+import { InvalidOverrideError, mockBeforeEach, type StoryMock } from 'agent-console-mock/storybook'
+import { expect, test } from 'agent-console-mock/vitest'
+
+// The Storybook helper on this page's msw worker (as msw-storybook-addon hands it over in `context.msw`);
+// e2e/tests/storybook.spec.ts drives it in a real Storybook.
+
+test('a story gets a world of the preview’s options and its own parameters, with its overrides', async ({ mock }) => {
+  let story: StoryMock | undefined
+  const beforeEach = mockBeforeEach({ seed: 3, personasPerTeam: 5 })
+  await beforeEach({
+    msw: mock.worker,
+    parameters: {
+      agentConsoleMock: {
+        personasPerTeam: 2,
+        overrides: { list_policy_rules: { error: 'not_found' } },
+        arrange: (arranged) => (story = arranged),
+      },
+    },
+  })
+  expect(story?.fixtures.seed).toBe(3)
+  const token = story?.fixtures.tokens.team_reader
+  const personas = await fetch('/v1/personas/', { headers: { authorization: `Bearer ${token}` } })
+  expect((await personas.json()).total).toBe(2) // the story's world, not the test's (60 a team)
+  const rules = await fetch(`/v1/policies/${story?.fixtures.policies[0]?.id}/rules`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  expect([rules.status, await rules.text()]).toEqual([404, '{"detail":"Policy not found"}'])
+
+  // The next story (its handler comes first, as the addon drops the last one's): a fresh world, no overrides.
+  let next: StoryMock | undefined
+  await beforeEach({ msw: mock.worker, parameters: { agentConsoleMock: { arrange: (arranged) => (next = arranged) } } })
+  expect(next?.world).not.toBe(story?.world)
+  const page = await fetch('/v1/personas/', { headers: { authorization: `Bearer ${token}` } })
+  expect((await page.json()).total).toBe(5)
+  const rulesNext = await fetch(`/v1/policies/${next?.fixtures.policies[0]?.id}/rules`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  expect(rulesNext.status).toBe(200)
+})
+
+test('says what is missing or wrong', async () => {
+  await expect(mockBeforeEach()({ parameters: {} })).rejects.toThrow(/add 'msw-storybook-addon' to addons/)
+  const msw = { use: () => {} }
+  const bad = { list_personas: { status: 200 as const, body: { results: 'none', total: 0 } } }
+  await expect(
+    mockBeforeEach()({ msw, parameters: { agentConsoleMock: { overrides: bad as never } } }),
+  ).rejects.toThrow(InvalidOverrideError)
+  await expect(mockBeforeEach()({ msw, parameters: { agentConsoleMock: { scenario: 'nope' } } })).rejects.toThrow(
+    /Unknown scenario "nope"/,
+  )
+})
