@@ -1,6 +1,6 @@
 /** `agent-console-mock proxy` as it ships (dist/): options, start line and log, and --profile reaching the judge. */
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -40,7 +40,16 @@ async function startCli(args: string[]) {
 
 it('lists its options, and refuses to start without a target', () => {
   const help = spawnSync(process.execPath, [cli, 'proxy', '--help'], { encoding: 'utf8', timeout: 20_000 })
-  for (const option of ['--target', '--port', '--host', '--profile', '--allow-origin', '--control-token', '--quiet'])
+  for (const option of [
+    '--target',
+    '--port',
+    '--host',
+    '--profile',
+    '--allow-origin',
+    '--control-token',
+    '--record',
+    '--quiet',
+  ])
     expect(help.stdout).toContain(option)
   const missing = spawnSync(process.execPath, [cli, 'proxy', '--port', '0'], { encoding: 'utf8', timeout: 20_000 })
   expect(missing.status).not.toBe(0)
@@ -50,7 +59,8 @@ it('lists its options, and refuses to start without a target', () => {
 it('forwards, logs each exchange, and judges with the --profile given', async () => {
   const profile = join(folder, 'profile.json')
   writeFileSync(profile, JSON.stringify({ rulesPaging: { limit: 'page_size', offset: 'start', defaultLimit: 100 } }))
-  const proxy = await startCli(['--target', mock.url, '--port', '0', '--profile', profile])
+  const record = join(folder, 'contract.json')
+  const proxy = await startCli(['--target', mock.url, '--port', '0', '--profile', profile, '--record', record])
   try {
     const { fixtures } = mock.sessions.primary
     const headers = { authorization: `Bearer ${fixtures.tokens.team_reader}` }
@@ -67,4 +77,9 @@ it('forwards, logs each exchange, and judges with the --profile given', async ()
   }
   expect(proxy.output()).toMatch(/GET \/v1\/policies\/\S+\/rules\?limit=3 -> 200 {2}VIOLATES paging.page-size/)
   expect(proxy.output()).toContain('GET /v1/personas/?limit=3 -> 200\n')
+  const contract = JSON.parse(readFileSync(record, 'utf8'))
+  expect(
+    contract.interactions.map((item: { operation: string }) => item.operation),
+    'written on SIGTERM',
+  ).toEqual(['list_policy_rules', 'list_personas'])
 })
