@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { httpError } from '../../fastapi/responses.js'
+import { send } from './middleware.js'
 import { endToEnd, type Incoming } from './proxy-forward.js'
 import { VIOLATIONS_HEADER } from './proxy-judge.js'
 
@@ -70,4 +72,10 @@ export function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers()
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!)
   return headers
+}
+
+/** Express's error handler: a client gone mid-request, or a bug; a JSON 500 when nothing was sent yet (no HTML). */
+export function answerError(_error: unknown, _req: IncomingMessage, res: ServerResponse, _next: () => void): void {
+  if (res.headersSent) res.destroy()
+  else void send(res, httpError(500, 'Internal Server Error'), 'GET')
 }

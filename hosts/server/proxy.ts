@@ -13,7 +13,7 @@ import { ProxyRecording } from './proxy-record.js'
 import { endToEnd, forward, type Outgoing, targetUrl } from './proxy-forward.js'
 import { judgeForwarded, splitTarget, summary, ViolationLog } from './proxy-judge.js'
 import { toFetchRequest } from './node-request.js'
-import { headersOf, readBody, TooLarge, unreachable, writeIncoming } from './proxy-io.js'
+import { answerError, headersOf, readBody, TooLarge, unreachable, writeIncoming } from './proxy-io.js'
 
 export const DEFAULT_PROXY_PORT = 4011
 
@@ -123,6 +123,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const app = express()
   app.disable('x-powered-by')
   app.use((req, res, next) => void handle(req, res).catch(next))
+  app.use(answerError)
   const server = createServer(app)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

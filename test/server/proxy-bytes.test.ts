@@ -93,6 +93,25 @@ it('answers a HEAD with the headers and no body', async () => {
   ])
 })
 
+it('refuses a request body past its limit with 413, without sending it on', async () => {
+  const small = await startProxy({
+    target: `http://127.0.0.1:${(target.address() as AddressInfo).port}`,
+    port: 0,
+    maxBodyBytes: 10,
+  })
+  try {
+    seen = {}
+    const answer = await fetch(`${small.url}/v1/personas/`, { method: 'POST', body: '{"a": 12345}' })
+    expect([answer.status, await answer.json(), seen.method]).toEqual([
+      413,
+      { detail: 'Request body too large' },
+      undefined,
+    ])
+  } finally {
+    await small.close()
+  }
+})
+
 it('demands the control token on /__mock/* when bound beyond loopback', async () => {
   const exposed = await startProxy({ target: 'http://127.0.0.1:9', host: '0.0.0.0', port: 0 })
   try {
