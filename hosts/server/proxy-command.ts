@@ -22,6 +22,12 @@ const port = (text: string) => {
   return value
 }
 
+const bytes = (text: string) => {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1)
+    throw new InvalidArgumentError('--max-body-bytes must be a positive integer.')
+  return Number(text)
+}
+
 const targetUrl = (text: string) => {
   if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol))
     throw new InvalidArgumentError('--target must be an http:// or https:// URL.')
@@ -57,6 +63,12 @@ export function registerProxyCommand(program: Command): Command {
     .option('--allowed-host <host...>', 'answer /__mock/ under this host name too (loopback names always)')
     .option('--control-token <token>', 'demand this X-Mock-Control-Token on /__mock/ requests')
     .option(
+      '--max-body-bytes <bytes>',
+      'larger request bodies answer 413 (the proxy holds each body)',
+      bytes,
+      10 * 2 ** 20,
+    )
+    .option(
       '--record <file>',
       'write the recorded contract of the traffic to this file on stop (verify --replay reads it)',
     )
@@ -71,6 +83,7 @@ export function registerProxyCommand(program: Command): Command {
         allowOrigins: options.allowOrigin,
         allowedHosts: options.allowedHost,
         controlToken: options.controlToken,
+        maxBodyBytes: options.maxBodyBytes,
         record: options.record,
         onExchange: options.quiet ? undefined : logExchange,
       })

@@ -48,6 +48,7 @@ it('lists its options, and refuses to start without a target', () => {
     '--allow-origin',
     '--control-token',
     '--record',
+    '--max-body-bytes',
     '--quiet',
   ])
     expect(help.stdout).toContain(option)
