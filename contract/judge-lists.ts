@@ -1,7 +1,6 @@
-import type { Profile } from '../model/profile.js'
 import { isRecord, type Json } from './crawl.js'
 import { searchMatches, text } from './filter-matching.js'
-import type { ReadRequest, Violation } from './judge-types.js'
+import type { JudgedProfile, ReadRequest, Violation } from './judge-types.js'
 
 /** How many records a message names before it says "…". */
 const NAMED = 3
@@ -42,11 +41,18 @@ export function judgePersonaPage(request: ReadRequest, body: unknown): Violation
   return [...violations, ...pagingViolations(page, Number(request.params['limit']), Number(request.params['offset']))]
 }
 
-/** A page of rules: only the path's policy, and paging by the profile's parameter names. */
-export function judgeRulePage(request: ReadRequest, body: unknown, profile: Profile): Violation[] {
+/**
+ * A page of rules: only the path's policy, and paging by the profile's parameter names and default. Where no
+ * profile names them, a server may page by others (a profile choice, which verify reports): then only a total
+ * below the page's own size is a violation.
+ */
+export function judgeRulePage(request: ReadRequest, body: unknown, profile: JudgedProfile): Violation[] {
   const page = body as Page
   const policyId = request.params['policy_id']
   const { limit, offset } = profile.rulesPaging
+  const paging = profile.rulesPagingNamed
+    ? pagingViolations(page, Number(request.params[limit]), Number(request.params[offset]))
+    : pagingViolations(page, Number.POSITIVE_INFINITY, 0, false)
   return [
     ...strangers(
       'rules.policy-scope',
@@ -54,7 +60,7 @@ export function judgeRulePage(request: ReadRequest, body: unknown, profile: Prof
       `policy_id ${String(policyId)}`,
       (record) => record['policy_id'] === policyId,
     ),
-    ...pagingViolations(page, Number(request.params[limit]), Number(request.params[offset])),
+    ...paging,
   ]
 }
 
@@ -76,14 +82,14 @@ function strangers(check: string, page: Page, wanted: string, matches: (record: 
  * `total` counts every match before paging, so one page tells its own size: `min(limit, total - offset)`,
  * nothing past the end, never more than `limit`.
  */
-function pagingViolations(page: Page, limit: number, offset: number): Violation[] {
+function pagingViolations(page: Page, limit: number, offset: number, sized = true): Violation[] {
   const { total } = page
   const size = page.results.length
   if (size > limit) return [{ check: 'paging.limit-respected', message: `${size} results for limit ${limit}` }]
   if (size > 0 && total < offset + size)
     return [{ check: 'paging.total', message: `total ${total}, yet ${size} results at offset ${offset}` }]
   const expected = Math.max(0, Math.min(limit, total - offset))
-  return size === expected
+  return size === expected || !sized
     ? []
     : [
         {

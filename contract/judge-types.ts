@@ -1,3 +1,5 @@
+import type { Profile } from '../model/profile.js'
+
 /** One request and its answer, as a proxy or a recording saw them. */
 export interface JudgedExchange {
   method: string
@@ -20,6 +22,9 @@ export interface Violation {
 }
 
 export type JudgeInput = JudgedExchange
+
+/** The profile an answer is judged by, and whether it names the rules paging (else the names are unknown). */
+export type JudgedProfile = Profile & { rulesPagingNamed: boolean }
 
 /** A request as the server reads it: its parameters validated as FastAPI would, and the body it was sent. */
 export interface ReadRequest {

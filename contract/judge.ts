@@ -4,7 +4,7 @@ import { DEFAULT_PROFILE, type Profile } from '../model/profile.js'
 import { judgeBulkValues } from './judge-bulk.js'
 import { readParams } from './judge-params.js'
 import { judgePersonaPage, judgeRulePage } from './judge-lists.js'
-import type { JudgeInput, Violation } from './judge-types.js'
+import type { JudgedProfile, JudgeInput, Violation } from './judge-types.js'
 import { resolvable, type ProfileFile } from './profile-settings.js'
 import { validateShape } from './schema-validation.js'
 import { DEMOGRAPHIC_VALUES, HTTP_ERROR_BODY, PERSONA_LIST, RULE_LIST, validationErrorBody } from './schemas.js'
@@ -36,6 +36,8 @@ const resolved = new WeakMap<ProfileFile, Profile>()
  * // [{ check: 'filters.team-scope', message: '1 of 10 results of another team than ... (…)' }]
  */
 export function judgeExchange(exchange: JudgeInput, options: JudgeOptions = {}): Violation[] {
+  // A preflight is answered by the CORS middleware in front of the API, not by the API.
+  if (exchange.method.toUpperCase() === 'OPTIONS') return []
   const profile = profileOf(options.profile)
   const { status } = exchange
   const found = route(exchange.method.toUpperCase(), decodedPath(exchange.path))
@@ -47,7 +49,9 @@ export function judgeExchange(exchange: JudgeInput, options: JudgeOptions = {}):
       : []
   }
   const { route: matched, params } = found
-  if (status >= 200 && status < 300) return judgeSuccess(exchange, matched, params, profile)
+  // The rules paging names and default are a profile choice: judged only where a profile names them.
+  const known = { ...profile, rulesPagingNamed: options.profile?.rulesPaging !== undefined }
+  if (status >= 200 && status < 300) return judgeSuccess(exchange, matched, params, known)
   if (status === 422) return shapeViolations('schema.validation-error', exchange, validationErrorBody(body(exchange)))
   // FastAPI's own refusals and HTTPExceptions are `{"detail": "..."}`; a 5xx is a crash, whose body says nothing.
   if (status >= 400 && status < 500) return shapeViolations('schema.error-body', exchange, HTTP_ERROR_BODY)
@@ -58,7 +62,7 @@ function judgeSuccess(
   exchange: JudgeInput,
   matched: ApiRoute,
   params: Record<string, string>,
-  profile: Profile,
+  profile: JudgedProfile,
 ): Violation[] {
   // The bulk add's 200 or 201 is a profile choice (`bulkAddStatus`): either keeps an app working.
   const allowed = matched.name === 'bulk_add_values' ? [200, 201] : [matched.response.status(profile)]

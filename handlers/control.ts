@@ -387,7 +387,8 @@ function harExport(_request: Request, url: URL, instance: MockInstance) {
   })
 }
 
-function journalFilter(url: URL) {
+/** The journal filters of a `/__mock/requests` query (`method`, `path`, `status`, `limit`); a bad one throws a 400. */
+export function journalFilter(url: URL) {
   const query = JournalQuery.safeParse(Object.fromEntries(url.searchParams))
   if (!query.success) throw invalidBody(query.error)
   return query.data

@@ -11,6 +11,7 @@ import { loadConfig } from './config-file.js'
 import { boundHeapGrowth, defaultMemoryBudget } from './heap.js'
 import { quietLogger } from './logger.js'
 import { packageVersion } from './package-info.js'
+import { registerProxyCommand } from './proxy-command.js'
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './start.js'
 
 const integer = (name: string, min: number, max: number) => (text: string) => {
@@ -35,6 +36,8 @@ function readProfile(path: string): ProfileOptions {
 }
 
 const program = new Command('agent-console-mock')
+  // A subcommand's options are its own (`proxy --port 0` is the proxy's port, not the mock's).
+  .enablePositionalOptions()
   .description(
     'Start the Agent Management Console API mock: the same answers as the FastAPI service, over a seeded world.',
   )
@@ -157,6 +160,7 @@ const program = new Command('agent-console-mock')
   })
 
 registerVerifyCommand(program)
+registerProxyCommand(program)
 registerImportCommand(program)
 
 program.parseAsync().catch((error: unknown) => {

@@ -67,6 +67,8 @@ it('flags a success for an API path that does not exist, not for other paths', a
   expect(checksOf(judgeExchange(unknown))).toEqual(['route'])
   expect(judgeExchange({ ...unknown, path: '/assets/app.js' })).toEqual([])
   expect(checksOf(judgeExchange({ ...unknown, method: 'DELETE', path: '/v1/personas/' }))).toEqual(['route'])
+  const preflight = { ...unknown, method: 'OPTIONS', path: '/v1/personas/', responseBody: undefined }
+  expect(judgeExchange(preflight), "a CORS preflight is the middleware's").toEqual([])
 })
 
 it('reads no meaning into a success for a request the server should have refused', async () => {

@@ -29,6 +29,8 @@ it('finds nothing wrong in the mock answers to filtered and paged queries', asyn
   ])
   for (const answer of answers) expect(judgeExchange(answer), `${answer.path}?${answer.query}`).toEqual([])
   expect(answers.every((answer) => answer.status < 300)).toBe(true)
+  const spelled = { ...answers[0]!, query: `team_id=${team.toUpperCase().replaceAll('-', '')}` }
+  expect(judgeExchange(spelled), 'another spelling of the same uuid, as pydantic reads it').toEqual([])
 })
 
 it('flags a persona of another team, and an answer mixing teams when none was asked for', async () => {
@@ -92,4 +94,10 @@ it('flags rules of another policy, with the paging names of the profile', async 
   const profile = { rulesPaging: { limit: 'page_size', offset: 'start', defaultLimit: 100 } }
   expect(checksOf(judgeExchange(page, { profile }))).toEqual(['paging.page-size'])
   expect(judgeExchange({ ...page, query: 'page_size=3' }, { profile })).toEqual([])
+  // Without a profile that names them, the names and default are the server's choice: only an impossible total.
+  const short = corrupt(page, (body) => ({ ...body, results: body.results.slice(1) }))
+  expect(judgeExchange(short)).toEqual([])
+  const named = { rulesPaging: { limit: 'limit', offset: 'offset', defaultLimit: 100 } }
+  expect(checksOf(judgeExchange(short, { profile: named }))).toEqual(['paging.page-size'])
+  expect(checksOf(judgeExchange(corrupt(page, (body) => ({ ...body, total: 2 }))))).toEqual(['paging.total'])
 })

@@ -1,0 +1,92 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+
+/** What the proxy sends on: the client's request as it came, for the target's origin. */
+export interface Outgoing {
+  method: string
+  /** Path and query, as the client wrote them. */
+  target: string
+  /** The client's raw headers (name, value, name, value, ...), as Node read them. */
+  rawHeaders: readonly string[]
+  body: Buffer
+}
+
+/** The target's answer, untouched: its status line, raw headers and body bytes. */
+export interface Incoming {
+  status: number
+  statusMessage: string
+  rawHeaders: string[]
+  headers: IncomingHttpHeaders
+  body: Buffer
+  /** The proxy's own answer (the target could not be reached), not the server's. */
+  fromProxy?: true
+}
+
+/** Where a request goes: the target's origin, under the target's path if it has one (`https://host/api`). */
+export const targetUrl = (base: URL, target: string): URL =>
+  new URL(`${base.pathname.replace(/\/+$/, '')}${target}`, base.origin)
+
+/**
+ * Headers of one connection (RFC 9110 §7.6.1), never sent on; `host` is the target's own. Content-length is
+ * written again from the bytes sent.
+ */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+])
+
+/** Raw headers without the hop-by-hop ones, nor those the `Connection` header names. */
+export function endToEnd(rawHeaders: readonly string[]): string[] {
+  const named = new Set<string>()
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i]!.toLowerCase() === 'connection')
+      for (const name of rawHeaders[i + 1]!.split(',')) named.add(name.trim().toLowerCase())
+  const kept: string[] = []
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase()
+    if (!HOP_BY_HOP.has(name) && !named.has(name)) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!)
+  }
+  return kept
+}
+
+/**
+ * Sends the request to the target with node:http(s) rather than fetch: fetch would decode a compressed
+ * answer (and keep its `content-encoding`) and refuse some headers, and the proxy must hand the bytes on as
+ * they came. Redirects are not followed: the client gets the 307 as the server wrote it.
+ * @throws the connection's error when the target cannot be reached
+ */
+export function forward(targetOrigin: URL, outgoing: Outgoing): Promise<Incoming> {
+  const url = targetUrl(targetOrigin, outgoing.target)
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+  const headers = endToEnd(outgoing.rawHeaders)
+  headers.push('Host', url.host)
+  if (outgoing.body.byteLength > 0 || !['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(outgoing.method))
+    headers.push('Content-Length', String(outgoing.body.byteLength))
+  return new Promise((resolve, reject) => {
+    const request = send(url, { method: outgoing.method, headers }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('error', reject)
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 502,
+          statusMessage: response.statusMessage ?? '',
+          rawHeaders: response.rawHeaders,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      )
+    })
+    request.on('error', reject)
+    request.end(outgoing.body)
+  })
+}
