@@ -6,6 +6,8 @@ import { describeReference, referenceTable, referTo, referToInJson } from '../re
 
 /** Distinct interactions one recorder keeps; past it, new ones are counted, not kept. */
 const MAX_INTERACTIONS = 2000
+/** Characters of recorded interactions one recorder keeps (bodies included); past it, as past the count. */
+const MAX_CHARACTERS = 8 * 1024 * 1024
 
 /** What the API hands the recorder for one operation it answered. */
 export interface Recording {
@@ -41,6 +43,7 @@ export class ContractRecorder {
   /** Ids of records the recorded interactions created: `value 0 of interaction 3`. */
   readonly #created = new Map<string, string>()
   readonly #used = new Set<string>()
+  #characters = 0
   #dropped = 0
 
   /** Interactions not kept because the recorder was full. */
@@ -50,15 +53,18 @@ export class ContractRecorder {
 
   record(recording: Recording): void {
     const { method, url, body, response, authorization } = recording
-    const text = body ? utf8.decode(body) : ''
-    const key = `${method} ${url.pathname}${url.search}\n${authorization}\n${response.status}\n${text}`
+    // A body is known by its hash: a set of megabyte keys would outgrow what the recorder keeps.
+    const key = `${method} ${url.pathname}${url.search}\n${authorization}\n${response.status}\n${bodyHash(body)}`
     if (this.#seen.has(key)) return
     if (this.#seen.size >= MAX_INTERACTIONS) return void this.#dropped++
     this.#seen.add(key)
     const n = this.#interactions.length + 1
     // A body stream (an override's answer) is read by the host meanwhile: a copy is taken now.
     const answer = writtenBody(response) ?? response.clone()
-    const normalised = this.#last.then(() => this.#normalise(recording, answer, n)).catch(() => undefined)
+    const normalised = this.#last
+      .then(() => this.#normalise(recording, answer, n))
+      .then((interaction) => this.#withinBudget(interaction))
+      .catch(() => undefined)
     this.#last = normalised
     this.#interactions.push(normalised)
   }
@@ -71,11 +77,19 @@ export class ContractRecorder {
   }
 
   clear(): void {
+    this.#characters = 0
     this.#seen.clear()
     this.#interactions.length = 0
     this.#created.clear()
     this.#used.clear()
     this.#dropped = 0
+  }
+
+  #withinBudget(interaction: Interaction): Interaction | undefined {
+    const size = JSON.stringify(interaction).length
+    if (this.#characters + size > MAX_CHARACTERS) return void this.#dropped++
+    this.#characters += size
+    return interaction
   }
 
   async #normalise(recording: Recording, response: Uint8Array | Response, n: number): Promise<Interaction> {
@@ -102,6 +116,20 @@ export class ContractRecorder {
       response: summary(recording.response.status, answer, (value) => referToInJson(value, after, used)),
     }
   }
+}
+
+/** 53 bits of the body (cyrb53): two bodies alike in it are, for a recording, the same. */
+function bodyHash(body: Uint8Array | undefined): string {
+  if (!body) return ''
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (const byte of body) {
+    h1 = Math.imul(h1 ^ byte, 2654435761)
+    h2 = Math.imul(h2 ^ byte, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return `${body.byteLength}:${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`
 }
 
 /** The answer's JSON (undefined: none, or not JSON). */
