@@ -7,7 +7,9 @@ import { describeReference, referenceTable, referTo, referToInJson } from '../re
 /** Distinct interactions one recorder keeps; past it, new ones are counted, not kept. */
 const MAX_INTERACTIONS = 2000
 /** Characters of recorded interactions one recorder keeps (bodies included); past it, as past the count. */
-const MAX_CHARACTERS = 8 * 1024 * 1024
+const MAX_CHARACTERS = 4 * 1024 * 1024
+/** A request larger than this (path, query and body) is not recorded: no replay needs a megabyte query. */
+const MAX_REQUEST_CHARACTERS = 64 * 1024
 
 /** What the API hands the recorder for one operation it answered. */
 export interface Recording {
@@ -53,8 +55,10 @@ export class ContractRecorder {
 
   record(recording: Recording): void {
     const { method, url, body, response, authorization } = recording
-    // A body is known by its hash: a set of megabyte keys would outgrow what the recorder keeps.
-    const key = `${method} ${url.pathname}${url.search}\n${authorization}\n${response.status}\n${bodyHash(body)}`
+    if (url.pathname.length + url.search.length + (body?.byteLength ?? 0) > MAX_REQUEST_CHARACTERS)
+      return void this.#dropped++
+    // Requests are known by a hash: keys as long as the requests would outgrow what the recorder keeps.
+    const key = requestKey(`${method} ${url.pathname}${url.search}\n${authorization}\n${response.status}`, body)
     if (this.#seen.has(key)) return
     if (this.#seen.size >= MAX_INTERACTIONS) return void this.#dropped++
     this.#seen.add(key)
@@ -118,18 +122,24 @@ export class ContractRecorder {
   }
 }
 
-/** 53 bits of the body (cyrb53): two bodies alike in it are, for a recording, the same. */
-function bodyHash(body: Uint8Array | undefined): string {
-  if (!body) return ''
+/** 53 bits of the request line and 53 of the body (cyrb53 each): requests alike in both are, here, the same. */
+function requestKey(line: string, body: Uint8Array | undefined): string {
+  const codes = function* () {
+    for (let i = 0; i < line.length; i++) yield line.charCodeAt(i)
+  }
+  return `${cyrb53(codes())}:${body ? `${body.byteLength}:${cyrb53(body)}` : ''}`
+}
+
+function cyrb53(values: Iterable<number>): string {
   let h1 = 0xdeadbeef
   let h2 = 0x41c6ce57
-  for (const byte of body) {
-    h1 = Math.imul(h1 ^ byte, 2654435761)
-    h2 = Math.imul(h2 ^ byte, 1597334677)
+  for (const value of values) {
+    h1 = Math.imul(h1 ^ value, 2654435761)
+    h2 = Math.imul(h2 ^ value, 1597334677)
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
-  return `${body.byteLength}:${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)
 }
 
 /** The answer's JSON (undefined: none, or not JSON). */

@@ -100,17 +100,18 @@ it('keeps a bounded number of interactions and says how many it left out', { tim
   }
 })
 
-it('keeps at most 8 MiB of interactions: large bodies past it are counted, not kept', async () => {
+it('keeps at most 4 MiB of interactions, and no request past 64 KiB: those are counted, not kept', async () => {
   const mock = await createMockServer({ seed: 12, personasPerTeam: 1 })
   try {
     const api = client(mock)
     const { dimensions, tokens } = mock.fixtures
     const path = `/v1/demographics/${dimensions[0]!.id}/values/bulk`
-    for (let i = 0; i < 10; i++) await api.post(path, `${'x'.repeat(1000 * 1000)}${i}`, tokens.super_admin)
+    for (let i = 0; i < 80; i++) await api.post(path, `${'x'.repeat(60_000)}${i}`, tokens.super_admin)
+    await api.post(path, 'y'.repeat(70_000), tokens.super_admin)
     const contract = await mock.contract()
-    expect(contract.interactions.length).toBe(8)
-    expect(contract.interactions.every((item) => item.rawBody?.length === 1000 * 1000 + 1)).toBe(true)
-    expect((await api.get('/__mock/contract')).headers.get('x-contract-dropped')).toBe('2')
+    expect(contract.interactions.length).toBe(69)
+    expect(contract.interactions.every((item) => item.rawBody?.startsWith('x'))).toBe(true)
+    expect((await api.get('/__mock/contract')).headers.get('x-contract-dropped')).toBe('12')
   } finally {
     mock.close()
   }
