@@ -46,5 +46,5 @@ async function roleOf(
   if (fixture === 'expired') return INVALID
   if (fixture !== undefined) return fixture
   const claims = await verifyToken(token)
-  return claims ? roleOfClaims(claims, referenceTable(world.contents())) : INVALID
+  return claims ? roleOfClaims(claims, referenceTable(world.referenced())) : INVALID
 }

@@ -20,7 +20,7 @@ export async function exportContract(
 
 /** The ids and tokens of this world, for a Pact file verified against it (a standalone mock of the same seed). */
 function pactValues(instance: MockInstance): PactValues {
-  const ids = new Map([...referenceTable(instance.world.contents())].map(([id, name]) => [name, id]))
+  const ids = new Map([...referenceTable(instance.world.referenced())].map(([id, name]) => [name, id]))
   const tokens: Record<string, string> = { ...instance.fixtures.tokens }
   return { reference: (name) => ids.get(name), token: (role) => (role === 'expired' ? undefined : tokens[role]) }
 }

@@ -98,15 +98,15 @@ export class ContractRecorder {
 
   async #normalise(recording: Recording, response: Uint8Array | Response, n: number): Promise<Interaction> {
     const { world, url, body, operation, method } = recording
-    const contents = world.contents()
-    const table = new Map([...referenceTable(contents), ...this.#created])
+    const seeded = referenceTable(world.referenced())
+    // Looked up in both, never merged: a copy of every created id per interaction made long runs quadratic.
+    const table = { get: (id: string) => seeded.get(id) ?? this.#created.get(id) }
     const used = this.#used
     const answer = await answerJson(response)
-    const created: Array<{ id?: unknown } | null> =
-      operation === 'bulk_add_values' && Array.isArray(answer) ? answer : []
-    for (const [k, value] of created.entries())
-      if (typeof value?.id === 'string') this.#created.set(value.id.toLowerCase(), `value ${k} of interaction ${n}`)
-    const after = new Map([...table, ...this.#created])
+    // Only the first value a bulk add created is named: it is the one its example shows, and no request of
+    // the API takes a value's id, so naming every one would only grow the recorder.
+    const first = operation === 'bulk_add_values' && Array.isArray(answer) ? (answer[0] as { id?: unknown }) : null
+    if (typeof first?.id === 'string') this.#created.set(first.id.toLowerCase(), `value 0 of interaction ${n}`)
     const text = body && utf8.decode(body)
     return {
       test: this.test,
@@ -117,7 +117,7 @@ export class ContractRecorder {
       query: referTo(url.search.slice(1), table, used),
       ...(text === undefined ? {} : requestBody(text, (json) => referToInJson(json, table, used))),
       role: await recording.role(),
-      response: summary(recording.response.status, answer, (value) => referToInJson(value, after, used)),
+      response: summary(recording.response.status, answer, (value) => referToInJson(value, table, used)),
     }
   }
 }

@@ -160,6 +160,18 @@ export class World {
     return this
   }
 
+  /**
+   * The teams, dimensions and policies, in storage order, read only: the small collections a recorded contract
+   * names by position (`contents()` would also read the personas and values, which can be hundreds of thousands).
+   */
+  referenced(): Pick<WorldContents, 'teams' | 'dimensions' | 'policies'> {
+    return {
+      teams: this.#records('teams') as WorldContents['teams'],
+      dimensions: this.#records('dimensions') as WorldContents['dimensions'],
+      policies: this.#records('policies') as WorldContents['policies'],
+    }
+  }
+
   /** Every record, collection by collection, in storage order: what a snapshot holds. Read only. */
   contents(): WorldContents {
     const records = <Name extends CollectionName>(name: Name) => this.#records(name) as WorldContents[Name]

@@ -10,8 +10,8 @@ export interface ReferencedRecords {
   policies: ReadonlyArray<{ id: string; team_id: string }>
 }
 
-/** Ids to reference names (`team 0`, `policy 1 of team 0`, `dimension 0`). */
-export type ReferenceTable = ReadonlyMap<string, string>
+/** Ids (lower case) to reference names (`team 0`, `policy 1 of team 0`, `dimension 0`). */
+export type ReferenceTable = Pick<ReadonlyMap<string, string>, 'get'>
 
 const REFERENCE = /\{\{([^{}]+)\}\}/g
 const UUID = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g
@@ -25,7 +25,7 @@ export function describeReference(name: string): string {
   return `another record (verify --ref "${name}=<id>")`
 }
 
-export function referenceTable(records: ReferencedRecords): ReferenceTable {
+export function referenceTable(records: ReferencedRecords): Map<string, string> {
   const table = new Map<string, string>()
   for (const [i, team] of records.teams.entries()) table.set(team.id.toLowerCase(), `team ${i}`)
   for (const [i, dimension] of records.dimensions.entries()) table.set(dimension.id.toLowerCase(), `dimension ${i}`)
