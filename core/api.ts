@@ -1,25 +1,28 @@
-import type { OperationName } from '../api/routes.js'
-import { QueryParams } from '../fastapi/query-string.js'
-import { httpError, methodNotAllowed, notFound, temporaryRedirect, writtenBody } from '../fastapi/responses.js'
-import type { Route, RouteResult } from '../fastapi/router.js'
-import { statusPhrase } from '../fastapi/status-phrases.js'
-import { OPERATIONS } from '../handlers/index.js'
-import type { MockInstance } from '../mock/instance.js'
-import { hasOverride, overrideHook } from '../mock/overrides.js'
-import { answerWithOverrides, claimsOf, profileOf, scenarioView, type ScenarioView } from '../mock/scenario-effects.js'
-import { SCENARIO_HEADER, UnknownScenarioError } from '../mock/scenarios.js'
-import { redirectLocation } from '../python/url-quote.js'
+import type { OperationName } from '../model/api/routes.js'
+import { QueryParams } from '../fastapi/http/query-string.js'
+import { httpError, methodNotAllowed, notFound, temporaryRedirect, writtenBody } from '../fastapi/http/responses.js'
+import type { Route, RouteResult } from '../fastapi/http/router.js'
+import { statusPhrase } from '../fastapi/http/status-phrases.js'
+import type { MockInstance } from './instance/instance.js'
+import type { Operation } from './operation.js'
+import { hasOverride, overrideHook } from './overrides/index.js'
+import { answerWithOverrides, claimsOf, profileOf, scenarioView, type ScenarioView } from './scenarios/effects.js'
+import { SCENARIO_HEADER, UnknownScenarioError } from './scenarios/index.js'
+import { redirectLocation } from '../fastapi/python/url-quote.js'
 import { settle } from './boundary.js'
 import { recordOperation } from './record.js'
 import type { Exchange } from './exchange.js'
 import type { CoreSettings } from './settings.js'
+
+/** The operation that answers each route of the API (model/api/routes.ts), by endpoint name. */
+export type Operations = Readonly<Record<OperationName, Operation>>
 
 /**
  * The API: answers a request routed as Starlette routes it (an operation, or the router's
  * 307/405/404) on the request's instance, with the instance's faults, and writes it to the
  * instance's journal.
  */
-export function createApi(settings: CoreSettings) {
+export function createApi(settings: CoreSettings, operations: Operations) {
   return async (exchange: Exchange, result: RouteResult<Route>): Promise<Response> => {
     const started = performance.now()
     const instance = await settings.instanceFor(exchange.request)
@@ -27,7 +30,14 @@ export function createApi(settings: CoreSettings) {
     let view: ScenarioView | undefined
     const response = await settle(
       async () =>
-        answer(result, exchange, (view = await viewOf(exchange.request, instance, settings)), settings, instance),
+        answer(
+          result,
+          exchange,
+          (view = await viewOf(exchange.request, instance, settings)),
+          settings,
+          instance,
+          operations,
+        ),
       (error) => settings.logError(`${exchange.request.method} ${exchange.url.pathname} failed:`, error),
     )
     const bytes = await body
@@ -63,6 +73,7 @@ async function answer(
   view: ScenarioView,
   settings: CoreSettings,
   instance: MockInstance,
+  operations: Operations,
 ): Promise<Response> {
   switch (result.kind) {
     case 'match': {
@@ -73,7 +84,7 @@ async function answer(
       const { world, effects } = view
       const context = { request, params: result.params, world, fixtures: view.fixtures }
       return answerWithOverrides(effects?.overrides[name], context, profileOf(settings.profile, effects), (profile) =>
-        OPERATIONS[name]({
+        operations[name]({
           request,
           params: result.params,
           query: new QueryParams(url.search.slice(1)),

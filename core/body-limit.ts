@@ -1,4 +1,4 @@
-import { httpError } from '../fastapi/responses.js'
+import { httpError } from '../fastapi/http/responses.js'
 import type { Answer } from './exchange.js'
 
 /**

@@ -1,4 +1,4 @@
-import { internalServerError } from '../fastapi/responses.js'
+import { internalServerError } from '../fastapi/http/responses.js'
 
 /**
  * The answer `run` gives: what it returns, or the `Response` it throws (steps refuse a request

@@ -1,7 +1,9 @@
-import { isJsonContentType } from '../fastapi/body.js'
-import { httpError } from '../fastapi/responses.js'
-import { CONTROL_PREFIX } from '../handlers/index.js'
+import { isJsonContentType } from '../fastapi/http/body.js'
+import { httpError } from '../fastapi/http/responses.js'
 import type { Answer } from './exchange.js'
+
+/** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
+export const CONTROL_PREFIX = '/__mock'
 
 /**
  * Who may drive the control API of a server a developer runs while browsing the web

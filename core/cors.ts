@@ -1,4 +1,4 @@
-import { answer } from '../fastapi/responses.js'
+import { answer } from '../fastapi/http/responses.js'
 import type { Answer } from './exchange.js'
 
 /** Starlette's `CORSMiddleware` settings (its parameters, in camel case). */

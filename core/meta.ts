@@ -1,9 +1,9 @@
-import { encodedJsonResponse, htmlResponse } from '../fastapi/responses.js'
-import type { Route } from '../fastapi/router.js'
+import { encodedJsonResponse, htmlResponse } from '../fastapi/http/responses.js'
+import type { Route } from '../fastapi/http/router.js'
 import type { Profile } from '../model/profile.js'
-import { docsPageHtml } from '../openapi/docs-page.js'
-import { buildOpenApiDocument } from '../openapi/document.js'
-import { encodePythonJson } from '../python/json-encode.js'
+import { docsPageHtml } from '../fastapi/openapi/docs-page.js'
+import { buildOpenApiDocument } from '../fastapi/openapi/document.js'
+import { encodePythonJson } from '../fastapi/python/json-encode.js'
 
 /** Where a host serves swagger-ui's files for the docs page (under the control prefix: never the API's). */
 export const DOCS_ASSETS_PATH = '/__mock/docs-assets'

@@ -1,10 +1,10 @@
-import type { OperationName } from '../api/routes.js'
-import type { Claims } from '../auth/claims.js'
-import type { Fixtures } from '../auth/fixtures.js'
-import type { MockInstance } from '../mock/instance.js'
+import type { OperationName } from '../model/api/routes.js'
+import type { Claims } from '../model/auth/claims.js'
+import type { Fixtures } from '../factories/fixtures.js'
+import type { MockInstance } from './instance/instance.js'
 import type { World } from '../model/world.js'
-import { referenceTable } from '../recording/references.js'
-import { ANONYMOUS, bearerToken, INVALID, roleOfClaims } from '../recording/roles.js'
+import { referenceTable } from '../verify/recording/references.js'
+import { ANONYMOUS, bearerToken, INVALID, roleOfClaims } from '../verify/recording/roles.js'
 import type { Exchange } from './exchange.js'
 
 /** What the API knows of an operation it answered, for the instance's recorded contract. */
@@ -17,7 +17,7 @@ export interface AnsweredOperation {
   verifyToken: (token: string) => Promise<Claims | undefined>
 }
 
-/** Hands an answered operation to the instance's contract recorder (mock/recorder.ts). */
+/** Hands an answered operation to the instance's contract recorder (core/journal/recorder.ts). */
 export function recordOperation(instance: MockInstance, answered: AnsweredOperation): void {
   const { exchange, world } = answered
   const authorization = exchange.request.headers.get('authorization')

@@ -1,21 +1,21 @@
-import { createTokenVerifier, DEVELOPMENT_JWT_SECRET } from '../auth/tokens.js'
-import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/body.js'
-import { httpError } from '../fastapi/responses.js'
-import { MockInstance } from '../mock/instance.js'
-import { SnapshotError } from '../mock/snapshots.js'
+import { createTokenVerifier, DEVELOPMENT_JWT_SECRET } from '../model/auth/tokens.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/http/body.js'
+import { httpError } from '../fastapi/http/responses.js'
+import { MockInstance } from './instance/instance.js'
+import { SnapshotError } from './instance/snapshots.js'
 import {
   PATH_HEADER_OR_COOKIE_SESSIONS,
   SESSION_FROM_HEADER,
   SESSION_HEADER,
   type Sessions,
   type SessionTransport,
-} from '../mock/sessions.js'
+} from './instance/sessions.js'
 import type { WorldOptions } from '../factories/world.js'
 import type { ControlGuard } from './control-guard.js'
 import { DEV_CORS, type CorsSettings } from './cors.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
-import { SCENARIO_HEADER, ScenarioRegistry, type Scenario } from '../mock/scenarios.js'
-import { BUILTIN_SCENARIOS } from '../mock/scenarios-builtin.js'
+import { SCENARIO_HEADER, ScenarioRegistry, type Scenario } from './scenarios/index.js'
+import { BUILTIN_SCENARIOS } from './scenarios/builtin.js'
 
 export interface CoreOptions {
   /** The mock backend: one instance, or sessions (an instance per session key). */

@@ -1,5 +1,5 @@
 /** What every panel gets from `main.ts`: the API client, the seeded fixtures and the chosen role. */
-import type { Fixtures, FixtureTokens } from '../auth/fixtures.js'
+import type { Fixtures, FixtureTokens } from '../factories/fixtures.js'
 import type { ApiClient } from './api.js'
 
 export type Mode = 'worker' | 'server' | 'network'

@@ -9,7 +9,7 @@
  *   &role=<fixture token name|none>     the role to start with (default team_reader)
  *   &scenario=<names>                   the scenarios the world is in (the picker sets it)
  */
-import type { Fixtures } from '../auth/fixtures.js'
+import type { Fixtures } from '../factories/fixtures.js'
 import { ApiClient } from './api.js'
 import { createBulkAddPanel } from './bulk-add.js'
 import type { DemoContext, Mode, Role } from './context.js'
@@ -37,7 +37,7 @@ async function main() {
     // what they show comes from the server or the test. Awaited before the first request,
     // or the page's first fetch would race the service worker's activation. It starts with
     // the scenarios of the page URL's ?scenario=.
-    const { startMockWorker } = await import('../hosts/browser/index.js')
+    const { startMockWorker } = await import('../browser/index.js')
     const seed = Number.parseInt(params.get('seed') ?? '1', 10)
     await startMockWorker({ seed: Number.isFinite(seed) ? seed : 1, persist: true })
   }

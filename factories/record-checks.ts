@@ -12,7 +12,7 @@ type Checked = { id: string } & Record<string, unknown>
 /**
  * What the schemas cannot see: references to records that do not exist, an id twice, a value its
  * dimension has already, metadata the API could not write back. The same rules a state import
- * enforces (mock/state.ts), so a world the factories made can always be exported and imported.
+ * enforces (model/state/index.ts), so a world the factories made can always be exported and imported.
  * With `storedIds` (the ids of the collection), the records are about to be stored: their ids and
  * values are checked against the world's too.
  * @returns the problems, each with the index of its record

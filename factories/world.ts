@@ -1,6 +1,6 @@
 import type { Persona } from '../model/schemas.js'
 import { TimeSlice } from '../model/time-slice.js'
-import { World } from '../model/world.js'
+import { MAX_PERSONAS_PER_TEAM, World } from '../model/world.js'
 import { buildDimensions } from './dimension.js'
 import { buildTeamPersonas } from './persona.js'
 import { buildPolicies } from './policy.js'
@@ -8,7 +8,7 @@ import { buildTeams } from './team.js'
 
 export const DEFAULT_SEED = 1
 export const DEFAULT_PERSONAS_PER_TEAM = 60
-export const MAX_PERSONAS_PER_TEAM = 100_000
+export { MAX_PERSONAS_PER_TEAM }
 
 export interface WorldOptions {
   /** Any integer; the same seed gives the same world in every runtime and process. @default 1 */

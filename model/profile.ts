@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** The endpoint names, which are also the operationIds' stems and the faults' keys (re-exported by api/routes.ts). */
+/** The endpoint names, which are also the operationIds' stems and the faults' keys (re-exported by model/api/routes.ts). */
 export const OPERATION_NAMES = ['list_personas', 'bulk_add_values', 'list_policy_rules'] as const
 export type OperationName = (typeof OPERATION_NAMES)[number]
 

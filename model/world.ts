@@ -4,6 +4,9 @@ import { appendValue, indexValues, type DimensionValues } from './dimension-valu
 import { indexPersonas, type TeamPersonas, withPersona } from './persona-index.js'
 import { adoptAll, canAdopt } from './msw-data-internals.js'
 
+/** The most personas a team may hold: seeded, imported or reset (a state file names no more either). */
+export const MAX_PERSONAS_PER_TEAM = 100_000
+
 /** The record schema of each collection of a world, by the collection's name. */
 export const RECORD_SCHEMAS = {
   teams: Team,
@@ -33,7 +36,7 @@ export interface WorldWatcher {
  * records and indexes until a collection of its own is touched, which then holds the same
  * record objects (records are replaced, never changed, by @msw/data) and is the fork's alone.
  * A fork costs a few objects, whatever the size of the world it forks; the world forked must
- * not be written afterwards (mock/bases.ts keeps such worlds out of reach).
+ * not be written afterwards (core/instance/bases.ts keeps such worlds out of reach).
  */
 export class World {
   readonly #own: Partial<Collections> = {}

@@ -1,121 +1,88 @@
 #!/usr/bin/env node
 /**
- * Builds dist/ incrementally: `tsc -b tsconfig.build.json` (which sets `incremental`; its
- * tsBuildInfo lives in node_modules/.cache/agent-console-mock/, outside dist/ so it is never
- * packed), behind a quicker check of its own, so an unchanged tree costs a few milliseconds
- * instead of loading TypeScript (~0.3 s).
+ * Builds dist/: each source file (every .ts that scripts/tsconfig.build.json compiles) transpiled
+ * by esbuild to one .js with its source map, sources embedded, so that a debugger and Vite find them
+ * though the package ships no .ts. It takes a fraction of a second, so a fresh clone's first
+ * `npm start` answers about as soon as a later one. Type checking is `npm run typecheck`'s (and
+ * `npm test`'s), not the build's.
  *
- * tsc is skipped when all of these hold:
- * - the stamp of the last *successful* build exists (a failed build removes it, so its errors
- *   are reported again next time instead of being hidden);
- * - no input (a file or folder under the config's `include`, or a tsconfig) is newer than it;
- * - every source file has its .js in dist/.
- * Otherwise `tsc -b` runs and decides precisely what to rebuild. When dist/ lost files, the
- * tsBuildInfo is dropped first: tsc's own check trusts it and would call the project current.
+ *   node scripts/build.mjs                 dist/*.js (npm start, npm run dev, the tests, bench)
+ *   node scripts/build.mjs --declarations  also dist/*.d.ts, with tsc (npm run build, npm pack)
  *
- * `node scripts/build.mjs [--force]` (`--force` rebuilds everything), or `build()` from here: used
- * by `npm start` (scripts/start.mjs), `npm run build`, `npm run dev`, the e2e/bench/soak scripts
- * and the vitest global setup.
+ * `build()` and `sourceFiles()` are exported for scripts/start.mjs and scripts/dev.mjs.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import * as esbuild from 'esbuild'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const CONFIG = join(root, 'tsconfig.build.json')
-const STAMP = join(root, 'node_modules/.cache/agent-console-mock/build.stamp')
-
-/** The config chain (the file and what it extends, relative paths only), merged for the keys used here. */
-function readConfig() {
-  const chain = []
-  for (let file = CONFIG; file; ) {
-    const json = JSON.parse(readFileSync(file, 'utf8')) // a tsconfig with comments: no quick check, tsc decides
-    chain.unshift({ file, json })
-    const parent = typeof json.extends === 'string' && json.extends.startsWith('.') ? json.extends : undefined
-    file = parent && resolve(dirname(file), parent.endsWith('.json') ? parent : `${parent}.json`)
-  }
-  let config = { compilerOptions: {}, configFiles: chain.map(({ file }) => file) }
-  for (const { file, json } of chain) {
-    const at = (path) => resolve(dirname(file), path)
-    const options = { ...json.compilerOptions }
-    for (const key of ['outDir', 'rootDir', 'tsBuildInfoFile']) if (options[key]) options[key] = at(options[key])
-    config = {
-      ...config,
-      compilerOptions: { ...config.compilerOptions, ...options },
-      include: json.include?.map(at) ?? config.include,
-      exclude: json.exclude?.map(at) ?? config.exclude,
-    }
-  }
-  return config
-}
+const CONFIG = join(root, 'scripts/tsconfig.build.json')
+const OUT_DIR = join(root, 'dist')
 
 /**
- * Walks the inputs: `newer` when a file or folder is newer than `since` (ms), `missing` when a
- * source file has no .js in outDir. Stops early once both are known to matter.
+ * The source files, relative to the root: the .ts files under the config's `include` folders,
+ * less its `exclude` folders, dot folders and declaration files. The config names plain folders
+ * only (no globs), so this walk and tsc read the same list; scripts/check-layers.mjs asks tsc.
  */
-function scan(config, since) {
-  const {
-    compilerOptions: { outDir, rootDir = root },
-    include,
-    exclude = [],
-  } = config
-  const excluded = new Set(exclude)
-  const found = { newer: config.configFiles.some((file) => statSync(file).mtimeMs > since), missing: false }
+export function sourceFiles() {
+  const config = JSON.parse(readFileSync(CONFIG, 'utf8'))
+  const at = (path) => resolve(dirname(CONFIG), path)
+  const excluded = new Set(config.exclude.map(at))
+  const files = []
   const visit = (path) => {
-    if (found.missing || excluded.has(path) || path.endsWith('/node_modules')) return
-    let stats
-    try {
-      stats = statSync(path)
-    } catch {
-      return
-    }
-    if (stats.mtimeMs > since) found.newer = true
-    if (stats.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name))
-    else if (/\.[mc]?tsx?$/.test(path) && !/\.d\.[mc]?tsx?$/.test(path)) {
-      if (!existsSync(join(outDir, relative(rootDir, path)).replace(/\.([mc]?)tsx?$/, '.$1js'))) found.missing = true
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name)
+      if (entry.name.startsWith('.') || entry.name === 'node_modules' || excluded.has(full)) continue
+      if (entry.isDirectory()) visit(full)
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(relative(root, full))
     }
   }
-  for (const path of include) visit(path)
-  return found
+  for (const path of config.include.map(at)) visit(path)
+  return files.sort()
 }
 
 /**
- * Brings dist/ up to date; returns tsc's exit status (0 when nothing needed building).
- * @param {{ force?: boolean }} [options] `force`: rebuild everything.
+ * Brings dist/ up to date with the sources; returns 0, or 1 when a file does not parse (esbuild
+ * prints where). Files of sources that are gone are removed, so dist/ never runs deleted code.
+ * @param {{ declarations?: boolean }} [options] `declarations`: also write .d.ts files with tsc.
  */
-export function build({ force = false } = {}) {
-  let config
+export async function build({ declarations = false } = {}) {
+  const files = sourceFiles()
   try {
-    config = readConfig()
-    const { outDir, tsBuildInfoFile } = config.compilerOptions
-    // Only plain folder and file names are understood here; globs go to tsc.
-    if (!outDir || !config.include || [...config.include, ...(config.exclude ?? [])].some((p) => /[*?]/.test(p)))
-      config = undefined
-    else if (!force) {
-      const stamp =
-        existsSync(STAMP) && (!tsBuildInfoFile || existsSync(tsBuildInfoFile)) ? statSync(STAMP).mtimeMs : -1
-      const { newer, missing } = scan(config, stamp)
-      if (stamp >= 0 && !newer && !missing) return 0
-      if (missing && tsBuildInfoFile) rmSync(tsBuildInfoFile, { force: true })
-    }
+    await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: files,
+      outdir: OUT_DIR,
+      outbase: root,
+      format: 'esm',
+      platform: 'neutral',
+      target: 'es2022',
+      sourcemap: true,
+      sourcesContent: true,
+      logLevel: 'error',
+    })
   } catch {
-    config = undefined
+    return 1
   }
-  if (force && config?.compilerOptions.tsBuildInfoFile) rmSync(config.compilerOptions.tsBuildInfoFile, { force: true })
-
-  mkdirSync(dirname(STAMP), { recursive: true })
-  rmSync(STAMP, { force: true })
-  const started = Date.now()
+  removeStale(new Set(files.map((file) => file.replace(/\.ts$/, ''))))
+  if (!declarations) return 0
   const tsc = join(root, 'node_modules/typescript/bin/tsc')
-  const result = spawnSync(process.execPath, [tsc, '-b', CONFIG], { cwd: root, stdio: 'inherit' })
-  if (result.status !== 0) return result.status ?? 1
-  writeFileSync(STAMP, '')
-  // The stamp dates from the build's start: a file saved during the build counts as newer.
-  utimesSync(STAMP, new Date(started), new Date(started))
-  return 0
+  const args = [tsc, '-p', CONFIG, '--emitDeclarationOnly', '--declaration', '--noEmit', 'false']
+  return spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' }).status ?? 1
+}
+
+/** Removes what dist/ holds of sources that no longer exist (their .js, .js.map and .d.ts). */
+function removeStale(sources) {
+  if (!existsSync(OUT_DIR)) return
+  for (const entry of readdirSync(OUT_DIR, { recursive: true, withFileTypes: true })) {
+    const name = relative(OUT_DIR, join(entry.parentPath ?? entry.path, entry.name))
+    const source = /^(.*)\.(js|js\.map|d\.ts|d\.ts\.map)$/.exec(name)?.[1]
+    if (entry.isFile() && source && !sources.has(source)) rmSync(join(OUT_DIR, name))
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exit(build({ force: process.argv.includes('--force') }))
+  process.exit(await build({ declarations: process.argv.includes('--declarations') }))
 }

@@ -2,20 +2,21 @@
 /**
  * `npm run dev [-- <server options>]`: the standalone server, rebuilt and restarted on every change.
  *
- * - `tsc -b tsconfig.build.json --watch` rebuilds dist/ incrementally; after each build without
- *   errors the server is stopped (SIGTERM: it finishes its state write) and started again. A build
- *   with errors leaves the running server as it is.
+ * - A change to a source file rebuilds dist/ (scripts/build.mjs: esbuild, a fraction of a second);
+ *   after each build without errors the server is stopped (SIGTERM: it finishes its state write)
+ *   and started again. A build with errors leaves the running server as it is. Type errors are
+ *   `npm run typecheck`'s: the build only transpiles.
  * - The world survives restarts: the server runs with `--state-file .dev/state.json` (a git-ignored
  *   folder) unless a `--state-file` is given. The file keeps the default world only (not the
  *   X-Mock-Session worlds), and once written it wins over `--seed`/`--personas`: `rm -rf .dev` or
  *   `POST /__mock/reset` starts over.
  * - Any other arguments go to the server as they are, e.g. `npm run dev -- --port 4011 --quiet`.
  */
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdirSync, watch } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { build, sourceFiles } from './build.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const STATE_FILE = '.dev/state.json'
@@ -30,7 +31,7 @@ let server // the running server's child process, if any
 let stopping = false
 
 function startServer() {
-  const child = spawn(process.execPath, [join(root, 'dist/hosts/server/cli.js'), ...serverArgs], {
+  const child = spawn(process.execPath, [join(root, 'dist/server/cli.js'), ...serverArgs], {
     cwd: root,
     stdio: 'inherit',
   })
@@ -74,52 +75,42 @@ function restart() {
   })().finally(() => (restarting = undefined))
 }
 
-// A first build (a no-op when dist/ is current), so that the server starts at once.
-const built =
-  spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' }).status === 0
-if (built) startServer()
+// A first build, so that the server starts at once.
+if ((await build()) === 0) startServer()
 else log('the build failed: the server starts after the next build without errors')
 
-const tsc = spawn(
-  process.execPath,
-  [
-    join(root, 'node_modules/typescript/bin/tsc'),
-    '-b',
-    join(root, 'tsconfig.build.json'),
-    '--watch',
-    '--preserveWatchOutput',
-  ],
-  {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
+// Builds run one at a time; changes saved during one ask for one more, not one each.
+let building
+let changed = false
+async function rebuild() {
+  changed = true
+  if (building) return
+  building = (async () => {
+    while (changed && !stopping) {
+      changed = false
+      if ((await build()) === 0) restart()
+      else if (server) log('the build has errors: the server goes on with the previous code')
+    }
+  })().finally(() => (building = undefined))
+}
+
+// The folders that hold sources, watched whole: a new file is built with the next change.
+let settling
+const folders = new Set(sourceFiles().map((file) => file.split('/')[0]))
+const watchers = [...folders].map((folder) =>
+  watch(join(root, folder), { recursive: true }, (_event, name) => {
+    // An editor's save is often several events: one build after they settle.
+    if (!name?.endsWith('.ts')) return
+    clearTimeout(settling)
+    settling = setTimeout(() => void rebuild(), 50)
+  }),
 )
-let firstReport = true
-createInterface({ input: tsc.stdout }).on('line', (line) => {
-  console.log(`\x1b[35m[tsc]\x1b[0m ${line}`)
-  const found = /Found (\d+) errors?\b/.exec(line)
-  if (!found) return
-  const errors = Number(found[1])
-  const initial = firstReport
-  firstReport = false
-  if (errors > 0) {
-    if (server) log('the build has errors: the server goes on with the previous code')
-    return
-  }
-  // tsc's first report is the watch's own start: the server already runs what it built.
-  if (initial && server) return
-  restart()
-})
-tsc.once('exit', (code, signal) => {
-  if (stopping) return
-  log(`tsc --watch stopped (${signal ?? `exit ${code}`})`)
-  void shutdown(1)
-})
 
 async function shutdown(status) {
   if (stopping) return
   stopping = true
-  tsc.kill('SIGTERM')
+  for (const watcher of watchers) watcher.close()
+  await building
   await restarting
   await stopServer()
   process.exit(status)
@@ -129,5 +120,4 @@ process.once('SIGTERM', () => void shutdown(0))
 // Whatever happens to this process, no child outlives it.
 process.once('exit', () => {
   server?.kill('SIGTERM')
-  tsc.kill('SIGTERM')
 })

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm start [-- options]`: brings dist/ up to date (scripts/build.mjs: a few milliseconds when
- * nothing changed), then runs the built CLI in this same process, one Node start-up less than
- * `node dist/hosts/server/cli.js` after it. The options go to the CLI as they are.
+ * `npm start [-- options]`: brings dist/ up to date (scripts/build.mjs: esbuild, well under a
+ * second), then runs the built CLI in this same process, one Node start-up less than
+ * `node dist/server/cli.js` after it. The options go to the CLI as they are.
  */
 import { build } from './build.mjs'
 
-const status = build()
+const status = await build()
 if (status !== 0) process.exit(status)
-await import('../dist/hosts/server/cli.js')
+await import('../dist/server/cli.js')

@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 
 /**
  * Builds dist/ once per run, so the CLI and cross-process tests run the package as it ships.
- * The same incremental build as `npm start` (scripts/build.mjs): a no-op when nothing changed.
+ * The same build as `npm start` (scripts/build.mjs, esbuild: well under a second).
  */
 export default function buildOnce(): void {
   const root = resolve(import.meta.dirname, '..')

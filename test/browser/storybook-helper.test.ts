@@ -2,7 +2,7 @@ import { InvalidOverrideError, mockBeforeEach, type StoryMock } from 'agent-cons
 import { expect, test } from 'agent-console-mock/vitest'
 
 // The Storybook helper on this page's msw worker (as msw-storybook-addon hands it over in `context.msw`);
-// e2e/tests/storybook.spec.ts drives it in a real Storybook.
+// test/e2e/tests/storybook.spec.ts drives it in a real Storybook.
 
 test('a story gets a world of the preview’s options and its own parameters, with its overrides', async ({ mock }) => {
   let story: StoryMock | undefined

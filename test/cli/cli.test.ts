@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 
-const cli = resolve(import.meta.dirname, '../../dist/hosts/server/cli.js')
+const cli = resolve(import.meta.dirname, '../../dist/server/cli.js')
 const folder = mkdtempSync(join(tmpdir(), 'acm-cli-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
 import { startMock } from '../contract/support/mock.js'
 
-const cli = resolve(import.meta.dirname, '../../dist/hosts/server/cli.js')
+const cli = resolve(import.meta.dirname, '../../dist/server/cli.js')
 const folder = mkdtempSync(join(tmpdir(), 'acm-proxy-'))
 let mock: RunningServer
 beforeAll(async () => void (mock = await startMock()))

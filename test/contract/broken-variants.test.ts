@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest'
-import type { Fixtures } from '../../auth/fixtures.js'
-import { ALL_CHECKS, verify } from '../../contract/index.js'
+import type { Fixtures } from '../../factories/fixtures.js'
+import { ALL_CHECKS, verify } from '../../verify/index.js'
 import { BROKEN_VARIANTS } from './broken-variants.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
 

@@ -1,7 +1,7 @@
 import { delay } from 'msw'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { RunningServer } from '../../hosts/server/start.js'
-import { ContractClient, RequestTimeoutError, ServerUnreachableError, verify } from '../../contract/index.js'
+import type { RunningServer } from '../../server/start.js'
+import { ContractClient, RequestTimeoutError, ServerUnreachableError, verify } from '../../verify/index.js'
 import { override, PERSONAS } from './support/variant.js'
 import { closedPort, startMock, verifyOptionsFor } from './support/mock.js'
 

@@ -3,8 +3,8 @@
  * variant's (test/contract/variants) are flagged with the check that the bug breaks, from one answer alone.
  */
 import { beforeAll, expect, it } from 'vitest'
-import type { Fixtures } from '../../auth/fixtures.js'
-import { type JudgedExchange, judgeExchange } from '../../contract/index.js'
+import type { Fixtures } from '../../factories/fixtures.js'
+import { type JudgedExchange, judgeExchange } from '../../verify/index.js'
 import { BROKEN_VARIANTS } from './broken-variants.js'
 import { startMock } from './support/mock.js'
 

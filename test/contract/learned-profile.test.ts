@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { verify, type ProfileFile } from '../../contract/index.js'
+import { verify, type ProfileFile } from '../../verify/index.js'
 import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
 

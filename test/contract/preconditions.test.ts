@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { mintToken } from '../../auth/tokens.js'
-import type { RunningServer } from '../../hosts/server/start.js'
+import { mintToken } from '../../model/auth/tokens.js'
+import type { RunningServer } from '../../server/start.js'
 import { startMock } from './support/mock.js'
 
 /**
@@ -10,7 +10,7 @@ import { startMock } from './support/mock.js'
  * dist/): a token the server rejects, or a missing required option, stops the run with exit 2
  * and one sentence on stderr, and no check is reported.
  */
-const CLI = resolve(import.meta.dirname, '../../dist/hosts/server/cli.js')
+const CLI = resolve(import.meta.dirname, '../../dist/server/cli.js')
 
 let running: RunningServer
 beforeAll(async () => {

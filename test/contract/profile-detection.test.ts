@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
 import { HttpResponse } from 'msw'
 import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
-import { verify, type ProfileFile } from '../../contract/index.js'
-import { pydanticOf, timestampUnitOf } from '../../contract/profile-detection.js'
+import { verify, type ProfileFile } from '../../verify/index.js'
+import { pydanticOf, timestampUnitOf } from '../../verify/profile/detection.js'
 import { OPENAPI, override } from './support/variant.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
 

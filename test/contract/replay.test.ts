@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
-import { replay, type RecordedContract } from '../../contract/index.js'
+import { replay, type RecordedContract } from '../../verify/index.js'
 import { BROKEN_VARIANTS } from './broken-variants.js'
 import { startMock } from './support/mock.js'
 

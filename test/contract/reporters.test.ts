@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { RunningServer } from '../../hosts/server/start.js'
-import { formatJson, formatJunit, formatMarkdown, formatPretty, verify, type Report } from '../../contract/index.js'
+import type { RunningServer } from '../../server/start.js'
+import { formatJson, formatJunit, formatMarkdown, formatPretty, verify, type Report } from '../../verify/index.js'
 import { BROKEN_VARIANTS } from './broken-variants.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
 import { findAll, parseXml } from './support/xml.js'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { RunningServer } from '../../hosts/server/start.js'
-import { verify } from '../../contract/index.js'
+import type { RunningServer } from '../../server/start.js'
+import { verify } from '../../verify/index.js'
 import { rewrite, PERSONAS } from './support/variant.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
 

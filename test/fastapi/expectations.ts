@@ -1,4 +1,4 @@
-import type { ProfileFile } from '../../contract/index.js'
+import type { ProfileFile } from '../../verify/index.js'
 
 /**
  * What verify must find against each variant of the reference app (app.py's VARIANTS table):

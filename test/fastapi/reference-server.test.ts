@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { verify, type Report } from '../../contract/index.js'
+import { verify, type Report } from '../../verify/index.js'
 import {
   fastApiTokens,
   fastApiUnavailable,

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { mintToken } from 'agent-console-mock'
-import type { VerifyOptions } from '../../contract/index.js'
+import type { VerifyOptions } from '../../verify/index.js'
 
 /**
  * Starts the reference FastAPI app (test/fastapi/app.py, FastAPI 0.92 + pydantic 1.10 from Debian)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { verify, type Report } from '../../contract/index.js'
+import { verify, type Report } from '../../verify/index.js'
 import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
 import { startMock, verifyOptionsFor as mockOptionsFor } from '../contract/support/mock.js'
 import { BUG_CATCHES } from './bug-catches.js'

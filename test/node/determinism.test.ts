@@ -27,7 +27,7 @@ it('keeps teams, dimensions and policies of a seed whatever the number of person
 })
 
 it('gives byte-identical store contents in another process running the built package', async () => {
-  const built = resolve(import.meta.dirname, '../../dist/index.js')
+  const built = resolve(import.meta.dirname, '../../dist/handlers/index.js')
   const script = `import(${JSON.stringify(pathToFileURL(built).href)}).then(async (m) => process.stdout.write(JSON.stringify((await m.createWorld({ seed: 9 })).contents())))`
   const other = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
     maxBuffer: 64 * 1024 * 1024,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createMockServer, type MockServer } from 'agent-console-mock/node'
 import { resolveProfile } from 'agent-console-mock'
-import { openApiDocumentJson } from '../../openapi/document.js'
+import { openApiDocumentJson } from '../../fastapi/openapi/document.js'
 import { client } from '../support/client.js'
 
 /**

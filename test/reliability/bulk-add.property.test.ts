@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createMockServer, type MockServer } from 'agent-console-mock/node'
-import { encodePythonJson } from '../../python/json-encode.js'
+import { encodePythonJson } from '../../fastapi/python/json-encode.js'
 import { readAnswer } from '../support/answer.js'
 import { fuzzParameters, timeoutFor } from './support/fuzz.js'
 

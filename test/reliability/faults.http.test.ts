@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
-import type { FaultDecision } from '../../mock/faults.js'
+import type { FaultDecision } from '../../core/instance/faults.js'
 import { http, loggedErrors, startTestServer } from '../support/server.js'
 
 let running: RunningServer

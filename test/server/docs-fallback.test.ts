@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { DOCS_UNAVAILABLE, serveDocsAssets } from '../../hosts/server/docs.js'
+import { DOCS_UNAVAILABLE, serveDocsAssets } from '../../server/docs.js'
 
 let base: string
 let close: () => void

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { startProxy } from 'agent-console-mock/server'
-import { type RecordedContract, replay } from '../../contract/index.js'
+import { type RecordedContract, replay } from '../../verify/index.js'
 import { BROKEN_VARIANTS } from '../contract/broken-variants.js'
 import { startMock } from '../contract/support/mock.js'
 

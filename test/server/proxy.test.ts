@@ -1,5 +1,5 @@
 /**
- * Proxy mode (hosts/server/proxy.ts) over real HTTP: in front of the standalone mock it hands every answer on
+ * Proxy mode (server/proxy/index.ts) over real HTTP: in front of the standalone mock it hands every answer on
  * byte for byte and flags nothing; in front of a broken variant it flags the broken answers; a target that is
  * down answers 502; /__mock/* is the proxy's own, journal and HAR included.
  */

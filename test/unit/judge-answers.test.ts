@@ -1,6 +1,6 @@
 /** The passive judge on bulk adds, error answers, statuses and routes. */
 import { expect, it } from 'vitest'
-import { judgeExchange } from '../../contract/index.js'
+import { judgeExchange } from '../../verify/index.js'
 import { checksOf, corrupt, dimensions, exchange, tokens } from './support/judge.js'
 
 const bulk = (values: unknown[]) =>

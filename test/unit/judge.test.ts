@@ -1,9 +1,9 @@
 /**
- * The passive judge (contract/judge.ts) on real answers of the mock, in process: each correct answer keeps the
+ * The passive judge (verify/judge/index.ts) on real answers of the mock, in process: each correct answer keeps the
  * contract, and each broken copy of one is flagged with the check it breaks.
  */
 import { expect, it } from 'vitest'
-import { judgeExchange } from '../../contract/index.js'
+import { judgeExchange } from '../../verify/index.js'
 import { checksOf, corrupt, dimensions, exchange, policies, teams, tokens } from './support/judge.js'
 
 const team = teams[0]!.id

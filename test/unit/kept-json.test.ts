@@ -3,7 +3,7 @@
  * kept, and a world's budget bounds the memory of all its lists together.
  */
 import { expect, it } from 'vitest'
-import { JsonBudget, ListJson } from '../../wire/kept-json.js'
+import { JsonBudget, ListJson } from '../../fastapi/wire/kept-json.js'
 
 const MiB = 2 ** 20
 const text = (bytes: Uint8Array | undefined) => (bytes === undefined ? undefined : new TextDecoder().decode(bytes))

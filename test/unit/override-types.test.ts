@@ -4,14 +4,14 @@
  * has its parameters typed. In process: no server.
  */
 import { expectTypeOf, it } from 'vitest'
-import type { MockHandle } from '../../mock/handle.js'
+import type { MockHandle } from '../../core/instance/handle.js'
 import type {
   BulkAddValuesResponse,
   OperationOverride,
   OverrideRequest,
   PersonaListResponse,
   PolicyRuleListResponse,
-} from '../../index.js'
+} from '../../handlers/index.js'
 
 declare const mock: MockHandle
 

@@ -1,8 +1,8 @@
 import { it, expect } from 'vitest'
-import { parseLaxBool } from '../../python/lax-bool.js'
-import { parseLaxInt, rustTrim, validatePythonInt } from '../../python/lax-int.js'
-import { PyDict, PyFloat } from '../../python/value.js'
-import { parseUuid, type PydanticProfile } from '../../python/uuid.js'
+import { parseLaxBool } from '../../fastapi/python/lax-bool.js'
+import { parseLaxInt, rustTrim, validatePythonInt } from '../../fastapi/python/lax-int.js'
+import { PyDict, PyFloat } from '../../fastapi/python/value.js'
+import { parseUuid, type PydanticProfile } from '../../fastapi/python/uuid.js'
 
 // Expected values: fastapi-behaviour.md §3, §4, §5, §8, the pydantic-core/jiter/uuid sources,
 // and pydantic 2.13.4 (core 2.46.4) run on each edge case.

@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest'
-import { parsePythonInt } from '../../python/int-literal.js'
-import { pythonUuid } from '../../python/uuid-constructor.js'
-import { PyFloat } from '../../python/value.js'
-import { boolV1, intV1, strV1 } from '../../pydantic/v1-scalars.js'
-import { pythonDictItems } from '../../pydantic/v1-dict.js'
+import { parsePythonInt } from '../../fastapi/python/int-literal.js'
+import { pythonUuid } from '../../fastapi/python/uuid-constructor.js'
+import { PyFloat } from '../../fastapi/python/value.js'
+import { boolV1, intV1, strV1 } from '../../fastapi/pydantic/v1-scalars.js'
+import { pythonDictItems } from '../../fastapi/pydantic/v1-dict.js'
 
 /**
  * pydantic 1's lax scalars and the CPython functions under them. Every expectation is what CPython 3.11

@@ -3,10 +3,10 @@
  * (`Modules/_json.c`, `Lib/json/`) and were checked against a CPython 3.11.7 interpreter.
  */
 import { expect, it } from 'vitest'
-import { pythonFloatRepr } from '../../python/float.js'
-import { decodeJsonBody, MAX_JSON_DEPTH, type DecodeResult } from '../../python/json-decode.js'
-import { encodePythonJson } from '../../python/json-encode.js'
-import { PyDict, PyFloat, type PyValue } from '../../python/value.js'
+import { pythonFloatRepr } from '../../fastapi/python/float.js'
+import { decodeJsonBody, MAX_JSON_DEPTH, type DecodeResult } from '../../fastapi/python/json-decode.js'
+import { encodePythonJson } from '../../fastapi/python/json-encode.js'
+import { PyDict, PyFloat, type PyValue } from '../../fastapi/python/value.js'
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 const bytes = (...values: number[]): Uint8Array => new Uint8Array(values)

@@ -1,7 +1,7 @@
 import { it, expect } from 'vitest'
-import { parseLaxInt } from '../../python/lax-int.js'
-import { QueryParams, parseQueryString } from '../../fastapi/query-string.js'
-import { pathFromUrlPath, quote, quoteForLocation, redirectLocation, unquote } from '../../python/url-quote.js'
+import { parseLaxInt } from '../../fastapi/python/lax-int.js'
+import { QueryParams, parseQueryString } from '../../fastapi/http/query-string.js'
+import { pathFromUrlPath, quote, quoteForLocation, redirectLocation, unquote } from '../../fastapi/python/url-quote.js'
 
 // Expected values: fastapi-behaviour.md §3, §5 and §10, and CPython 3.11.7's urllib.parse
 // (parse_qsl, unquote, quote) run on each case.

@@ -6,9 +6,9 @@ import {
   mergeContracts,
   parseContract,
   type Interaction,
-} from '../../recording/format.js'
-import { referenceTable, referTo, referToInJson, resolveReferences } from '../../recording/references.js'
-import { roleOfClaims } from '../../recording/roles.js'
+} from '../../verify/recording/format.js'
+import { referenceTable, referTo, referToInJson, resolveReferences } from '../../verify/recording/references.js'
+import { roleOfClaims } from '../../verify/recording/roles.js'
 
 const TEAM_A = '11111111-1111-4111-8111-111111111111'
 const TEAM_B = '22222222-2222-4222-8222-222222222222'

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import { REDACTED, redactHeader } from '../../mock/redact.js'
-import { SESSION_COOKIE } from '../../mock/sessions.js'
+import { REDACTED, redactHeader } from '../../core/journal/redact.js'
+import { SESSION_COOKIE } from '../../core/instance/sessions.js'
 
 it('keeps the scheme of a credential and redacts the rest', () => {
   expect(redactHeader('authorization', 'Bearer eyJhbGciOi.x.y')).toBe(`Bearer ${REDACTED}`)

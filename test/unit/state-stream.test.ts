@@ -1,14 +1,14 @@
 /**
- * The streamed export (mock/state-stream.ts) writes the bytes of the whole-string export, and the
- * sliced import (mock/state-read.ts) reads what `parseState` reads, refusing what it refuses with
+ * The streamed export (model/state/stream.ts) writes the bytes of the whole-string export, and the
+ * sliced import (model/state/read.ts) reads what `parseState` reads, refusing what it refuses with
  * the same words. No assertion on time: yielding is seen by counting event-loop turns.
  */
 import { afterEach, expect, it, vi } from 'vitest'
-import { statePieces, stateStream } from '../../mock/state-stream.js'
-import { lastReadPath, readState } from '../../mock/state-read.js'
-import { parseState, serializeState, type WorldState } from '../../mock/state.js'
+import { statePieces, stateStream } from '../../model/state/stream.js'
+import { lastReadPath, readState } from '../../model/state/read.js'
+import { parseState, serializeState, type WorldState } from '../../model/state/index.js'
 import type { WorldContents } from '../../model/world.js'
-import { PyDict, PyFloat } from '../../python/value.js'
+import { PyDict, PyFloat } from '../../fastapi/python/value.js'
 
 const TEAM = '11111111-1111-4111-8111-111111111111'
 const DIMENSION = '22222222-2222-4222-8222-222222222222'

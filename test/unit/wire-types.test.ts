@@ -1,5 +1,5 @@
 /**
- * The exported wire types (api/wire-types.ts) hold what the mock really sends and takes. Each check is a
+ * The exported wire types (model/api/wire-types.ts) hold what the mock really sends and takes. Each check is a
  * chain: the real answer, parsed from its JSON, has exactly the schema's fields and passes it (runtime); the
  * schema's output has exactly the type's fields and is assignable to it, `sort_order` read as JSON reads it
  * (compile time, `npm run typecheck`). In process: no server, no network.
@@ -21,7 +21,7 @@ import {
   type PolicyRuleListResponse,
   schemas,
   type ValidationError,
-} from '../../index.js'
+} from '../../handlers/index.js'
 
 const BASE = 'http://mock.test'
 const instance = await MockInstance.create({ seed: 3, personasPerTeam: 4 })

@@ -60,7 +60,7 @@ it('builds an app with the plugin into output that holds none of the mock', asyn
 it('finds the markers in a build that imports the mock (the scan would see it)', async () => {
   // The README's manual start: the app imports startMockWorker itself (here by path: the same module).
   const app = join(folder, 'imports-mock-app')
-  const browserHost = fileURLToPath(new URL('../../hosts/browser/index.ts', import.meta.url))
+  const browserHost = fileURLToPath(new URL('../../browser/index.ts', import.meta.url))
   mkdirSync(app)
   writeFileSync(join(app, 'index.html'), '<script type="module" src="./main.js"></script>\n')
   writeFileSync(

@@ -1,8 +1,8 @@
 import { once } from 'node:events'
 import { createServer, type AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
-import { startServer, type RunningServer, type ServerOptions } from '../../../hosts/server/start.js'
-import type { VerifyOptions } from '../../../contract/index.js'
+import { startServer, type RunningServer, type ServerOptions } from '../../../server/start.js'
+import type { VerifyOptions } from '../../../verify/index.js'
 
 /** The mock's standalone server on a free loopback port, silent. */
 export async function startMock(

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'msw'
-import type { Fixtures } from '../../../auth/fixtures.js'
+import type { Fixtures } from '../../../factories/fixtures.js'
 import type { Json } from '../support/variant.js'
 
 /**

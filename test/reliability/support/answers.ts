@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { schemas } from 'agent-console-mock'
-import { unquote } from '../../../python/url-quote.js'
+import { unquote } from '../../../fastapi/python/url-quote.js'
 import type { Answer } from '../../support/answer.js'
 
 export type OperationName = 'list_personas' | 'bulk_add_values' | 'list_policy_rules'

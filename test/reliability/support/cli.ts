@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
 /** The built CLI (the test run's global setup builds dist/ first). */
-export const CLI = resolve(import.meta.dirname, '../../../dist/hosts/server/cli.js')
+export const CLI = resolve(import.meta.dirname, '../../../dist/server/cli.js')
 
 export interface CliServer {
   url: string

@@ -1,5 +1,5 @@
-import { createCore, MockInstance } from '../../../index.js'
-import type { JudgedExchange } from '../../../contract/index.js'
+import { createCore, MockInstance } from '../../../handlers/index.js'
+import type { JudgedExchange } from '../../../verify/index.js'
 
 const BASE = 'http://mock.test'
 const instance = await MockInstance.create({ seed: 5, personasPerTeam: 30 })

@@ -1,0 +1,171 @@
+import { buildFixtures, type Fixtures } from '../../factories/fixtures.js'
+import { DEVELOPMENT_JWT_SECRET } from '../../model/auth/tokens.js'
+import { checkWorldOptions, type WorldOptions } from '../../factories/world.js'
+import { RecordFactory } from '../../factories/build.js'
+import { World } from '../../model/world.js'
+import { seededBase } from './bases.js'
+import { Clock } from './clock.js'
+import { Faults } from './faults.js'
+import { Journal } from '../journal/journal.js'
+import { ContractRecorder } from '../journal/recorder.js'
+import { worldBytes, type MemoryBudget } from './memory-budget.js'
+import { type Snapshot, Snapshots } from './snapshots.js'
+import { serializeState, type WorldState } from '../../model/state/index.js'
+import { snapshotOf } from '../../model/state/stream.js'
+import { readState } from '../../model/state/read.js'
+
+export interface InstanceOptions extends WorldOptions {
+  /** The secret fixture tokens are signed with. @default DEVELOPMENT_JWT_SECRET */
+  jwtSecret?: string
+  /** Entries the request journal keeps. @default 1000 */
+  journalSize?: number
+  /** Admits new worlds (a reset to another size, an import) within a memory budget. @default no limit */
+  budget?: MemoryBudget
+  /** The named snapshots this instance takes and restores (a server's sessions share one). @default its own */
+  snapshots?: Snapshots
+}
+
+/** A world with its fixtures and options: what a reset or an import replaces, and what undoing it brings back. */
+export interface Generation {
+  world: World
+  fixtures: Fixtures
+  options: Required<WorldOptions>
+}
+
+/**
+ * One mock backend: a world, the fixtures for it, its faults and its request journal.
+ * A reset or an import builds the new world completely before swapping it in, so a
+ * request never sees a half-seeded world (it keeps the world it started with).
+ */
+export class MockInstance {
+  readonly faults = new Faults()
+  /** This instance's time: new records' timestamps, token expiry. A reset sets it back to real time. */
+  readonly clock = new Clock()
+  /** Valid records of the current world: `records.builders`, `records.creators`, `create`, `delete`. */
+  readonly records = new RecordFactory(this)
+  readonly journal: Journal
+  /** The distinct interactions answered, for a recorded contract (`GET /__mock/contract`). */
+  readonly recorder = new ContractRecorder()
+  /** Named snapshots of worlds, shared with the other instances of the same mock. */
+  readonly snapshots: Snapshots
+  #world: World
+  #fixtures: Fixtures
+  #options: Required<WorldOptions>
+  #generation = 0
+  readonly #swapListeners: Array<(previous: Generation) => void> = []
+
+  private constructor(
+    world: World,
+    fixtures: Fixtures,
+    options: Required<WorldOptions>,
+    private readonly settings: InstanceOptions,
+  ) {
+    this.#world = world
+    this.#fixtures = fixtures
+    this.#options = options
+    this.journal = new Journal(settings.journalSize)
+    this.snapshots = settings.snapshots ?? new Snapshots()
+  }
+
+  /** A freshly seeded instance. */
+  static async create(options: InstanceOptions = {}): Promise<MockInstance> {
+    const worldOptions = checkWorldOptions(options)
+    const base = await seededBase(worldOptions, options.budget)
+    const secret = options.jwtSecret ?? DEVELOPMENT_JWT_SECRET
+    return new MockInstance(await base.world.fork(), await base.fixtures(secret), worldOptions, options)
+  }
+
+  get world(): World {
+    return this.#world
+  }
+
+  get fixtures(): Fixtures {
+    return this.#fixtures
+  }
+
+  /** The seed and size the current world was built with. */
+  get worldOptions(): Required<WorldOptions> {
+    return this.#options
+  }
+
+  /** Changes whenever the state does (a write, a reset, an import): what persistence watches. */
+  get stateVersion(): string {
+    return `${this.#generation}.${this.#world.version}`
+  }
+
+  /** Back to a freshly seeded world (this seed and size unless given), a fork of the shared one; faults are cleared. */
+  async reset(options: WorldOptions = {}): Promise<void> {
+    const worldOptions = checkWorldOptions({
+      seed: options.seed ?? this.#options.seed,
+      personasPerTeam: options.personasPerTeam ?? this.#options.personasPerTeam,
+    })
+    const base = await seededBase(worldOptions, this.settings.budget)
+    await this.#swap(await base.world.fork(), worldOptions, await base.fixtures(this.#secret))
+    this.faults.clear()
+    this.clock.reset()
+  }
+
+  /** The state now, as a snapshot that later writes do not change (to write out in slices: `stateText`). */
+  stateSnapshot(): WorldState {
+    return snapshotOf({ ...this.#options, contents: this.#world.contents() })
+  }
+
+  /** The whole world as a state file's JSON. */
+  exportState(): string {
+    return serializeState({ ...this.#options, contents: this.#world.contents() })
+  }
+
+  /**
+   * Replaces the world with the one a state file holds.
+   * @throws StateError when the state is not valid; the world is then unchanged.
+   */
+  async importState(text: string): Promise<void> {
+    const state = await readState(text)
+    const { personas, ...others } = state.contents
+    const otherRecords = Object.values(others).reduce((sum, records) => sum + records.length, 0)
+    this.settings.budget?.admit(worldBytes(personas.length, otherRecords), 'this state')
+    const world = await new World(state.seed).load(state.contents)
+    await this.#swap(
+      world,
+      { seed: state.seed, personasPerTeam: state.personasPerTeam },
+      await buildFixtures(world, this.#secret),
+    )
+  }
+
+  /** Keeps the world as it is now under `name` (see {@link Snapshots}). */
+  snapshot(name: string): Promise<Snapshot> {
+    return this.snapshots.take(name, this.#world, this.#options)
+  }
+
+  /**
+   * Replaces the world with a fork of a snapshot's (faults and the clock stay).
+   * @throws SnapshotError when there is no snapshot of that name
+   */
+  async restoreSnapshot(name: string): Promise<void> {
+    const { base } = this.snapshots.get(name)
+    await this.#swap(await base.world.fork(), base.options, await base.fixtures(this.#secret))
+  }
+
+  /** Calls `listener` right after every reset or import, with what it replaced (a persistence logs or undoes it). */
+  onSwap(listener: (previous: Generation) => void): void {
+    this.#swapListeners.push(listener)
+  }
+
+  /** Brings back a generation a reset or an import replaced (a persistence undoing a change it could not keep). */
+  restore(previous: Generation): void {
+    this.#world = previous.world
+    this.#fixtures = previous.fixtures
+    this.#options = previous.options
+    this.#generation++
+  }
+
+  get #secret(): string {
+    return this.settings.jwtSecret ?? DEVELOPMENT_JWT_SECRET
+  }
+
+  async #swap(world: World, options: Required<WorldOptions>, fixtures: Fixtures): Promise<void> {
+    const previous: Generation = { world: this.#world, fixtures: this.#fixtures, options: this.#options }
+    this.restore({ world, fixtures, options })
+    for (const listener of this.#swapListeners) listener(previous)
+  }
+}

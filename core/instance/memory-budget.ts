@@ -1,0 +1,98 @@
+import { httpError } from '../../fastapi/http/responses.js'
+import { COLLECTION_NAMES, type World } from '../../model/world.js'
+
+/**
+ * What a world costs on the heap, estimated from its records (measured with indexes built:
+ * docs/reliability.md). Estimates, not measurements: the heap moves with garbage, and an
+ * estimate is the same in every run, so a refusal can be tested and explained.
+ */
+const PERSONA_BYTES = 700
+const RECORD_BYTES = 4 * 1024
+const WORLD_BYTES = 64 * 1024
+/** What a fork pays per record of a collection it made its own: a reference, and a slot of its index. */
+const OWN_RECORD_BYTES = 48
+/** Records other than personas in a seeded world (teams, dimensions, values, policies, rules). */
+const SEEDED_OTHER_RECORDS = 340
+/** Teams of a seeded world that have personas. */
+const SEEDED_TEAMS_WITH_PERSONAS = 2
+
+/** The heap a seeded world of this size costs (a new base). */
+export const seededWorldBytes = (personasPerTeam: number): number =>
+  WORLD_BYTES + SEEDED_TEAMS_WITH_PERSONAS * personasPerTeam * PERSONA_BYTES + SEEDED_OTHER_RECORDS * RECORD_BYTES
+
+/** The heap a world of its own (not a fork) with these records costs. */
+export const worldBytes = (personas: number, others: number): number =>
+  WORLD_BYTES + personas * PERSONA_BYTES + others * RECORD_BYTES
+
+/** The heap worlds hold together: each base once, and what each fork made its own. */
+export function bytesInUse(worlds: Iterable<World>): number {
+  const counted = new Set<World>()
+  let bytes = 0
+  for (let world of worlds) {
+    for (; world.forkedFrom && !counted.has(world); world = world.forkedFrom) {
+      counted.add(world)
+      bytes += WORLD_BYTES / 16 + ownRecords(world) * OWN_RECORD_BYTES
+    }
+    if (counted.has(world)) continue
+    counted.add(world)
+    const contents = world.contents()
+    bytes += worldBytes(
+      contents.personas.length,
+      COLLECTION_NAMES.reduce((sum, name) => sum + contents[name].length, 0) - contents.personas.length,
+    )
+  }
+  return bytes
+}
+
+const ownRecords = (fork: World) => {
+  const contents = fork.contents()
+  return fork.ownCollections.reduce((sum, name) => sum + contents[name].length, 0)
+}
+
+/** What a budget watches: the worlds held, and how to let one go. */
+export interface BudgetHolder {
+  /** Every world held now (the default one, the sessions', kept bases). */
+  worlds(): Iterable<World>
+  /** Lets the least recently used world go; false when none can go. */
+  evictOne(): boolean
+}
+
+const MB = 1024 * 1024
+
+/**
+ * A limit on the heap the worlds of a mock may hold. A change that would pass it (a new
+ * session, a reset to another size, an import) first lets the least recently used worlds go,
+ * then is refused with 503 and a sentence that says what to do.
+ */
+export class MemoryBudget {
+  #holder: BudgetHolder | undefined
+
+  constructor(readonly limitBytes: number) {}
+
+  /** The worlds this budget holds the line for (the server's sessions). */
+  watch(holder: BudgetHolder): void {
+    this.#holder = holder
+  }
+
+  get bytesInUse(): number {
+    return this.#holder ? bytesInUse(this.#holder.worlds()) : 0
+  }
+
+  /**
+   * Makes room for `bytes` more, letting least recently used worlds go if need be.
+   * @throws Response 503 when there is no room even then
+   */
+  admit(bytes: number, what: string): void {
+    if (!this.#holder) return
+    while (bytesInUse(this.#holder.worlds()) + bytes > this.limitBytes) {
+      if (this.#holder.evictOne()) continue
+      const inUse = bytesInUse(this.#holder.worlds())
+      throw httpError(
+        503,
+        `Not enough memory for ${what} (about ${Math.ceil(bytes / MB)} MB; ${Math.ceil(inUse / MB)} MB of ` +
+          `${Math.floor(this.limitBytes / MB)} MB in use): use fewer sessions or a smaller world, ` +
+          'or give the mock a larger budget (--max-memory).',
+      )
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import type { Claims } from '../model/auth/claims.js'
+import type { Profile } from '../model/profile.js'
+import type { World } from '../model/world.js'
+import type { QueryParams } from '../fastapi/http/query-string.js'
+
+/** Everything one operation needs to answer one request. */
+interface OperationContext {
+  request: Request
+  /** Path parameters as the route matched them: percent-decoded, not yet validated. */
+  params: Record<string, string>
+  query: QueryParams
+  world: World
+  profile: Profile
+  /** Checks a bearer token (signature once per distinct token) against the instance's clock. */
+  verifyToken: (token: string) => Promise<Claims | undefined>
+  /** The instance's clock when the operation started, in whole Unix seconds: what new records are stamped with. */
+  now: number
+  /**
+   * Called once the request is authorized and valid, before the world is queried: an answer in
+   * its place (a typed override, core/overrides/index.ts), or `undefined` to go on.
+   */
+  intercept?: (parsed: ParsedRequest) => Promise<Response | undefined>
+}
+
+/** A request as the operation sees it once authorized and valid: values validated, claims checked. */
+export interface ParsedRequest {
+  query: Record<string, unknown>
+  params: Record<string, unknown>
+  body: unknown
+  claims: Claims
+}
+
+/**
+ * An operation of the API as a thin pipeline: authorize → validate → query the world →
+ * shape. Each step returns a value or throws a ready `Response`.
+ */
+export type Operation = (context: OperationContext) => Promise<Response>
+
+/** Python slicing accepts any int; a JS index must be a number (a bigint offset is past any end). */
+export const toIndex = (value: unknown): number => Number(value)

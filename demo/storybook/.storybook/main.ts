@@ -1,0 +1,28 @@
+/**
+ * The repository's Storybook: stories of the demo console's panels, each with a world of its own
+ * (agent-console-mock/storybook). `npm run storybook` (dev), `npm run storybook:build` (static, into
+ * dist-storybook/, what test/e2e/tests/storybook.spec.ts drives).
+ */
+import { createRequire } from 'node:module'
+import type { StorybookConfig } from '@storybook/html-vite'
+import { defaultClientConditions } from 'vite'
+
+const config: StorybookConfig = {
+  framework: '@storybook/html-vite',
+  stories: ['../*.stories.ts'],
+  addons: ['msw-storybook-addon'],
+  // msw's worker script of the installed msw, served at /mockServiceWorker.js (dev) and copied into the
+  // static build: the addon's worker registers it there. No `npx msw init`, no copy in the repository.
+  staticDirs: [createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')],
+  core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  // agent-console-mock/storybook from its TypeScript source (the `source` export condition), as a team's
+  // Storybook would import the installed package's build.
+  viteFinal: (vite) => ({
+    ...vite,
+    resolve: { ...vite.resolve, conditions: ['source', ...defaultClientConditions] },
+    // The preview bundles the mock (faker's data, zod, msw): one chunk of ~1.6 MB, as the demo's.
+    build: { ...vite.build, chunkSizeWarningLimit: 2000 },
+  }),
+}
+
+export default config

@@ -1,0 +1,74 @@
+import type { z } from 'zod'
+import type { Profile } from '../../model/profile.js'
+import type { EncodedJson } from '../http/responses.js'
+import { compileRecordEncoder, type Encoder } from './compile.js'
+import { JsonBudget, ListJson } from './kept-json.js'
+
+type Schema = z.core.$ZodType
+
+const encoders = new WeakMap<Schema, WeakMap<Profile, Encoder>>()
+const budgets = new WeakMap<object, JsonBudget>()
+const kept = new WeakMap<readonly object[], WeakMap<Encoder, ListJson>>()
+
+/**
+ * Memory the wire JSON kept for one world's lists may take: the JSON of every persona of a
+ * 100,000-persona team (~68 MB) fits. Past it, records are written each time.
+ */
+const REMEMBERED_JSON_BYTES = 96 * 2 ** 20
+
+/**
+ * The wire JSON ({@link writeResource}) of the records of `list` at `positions`, as UTF-8,
+ * each kept once written (up to {@link REMEMBERED_JSON_BYTES} per world). `list` is one of
+ * the world's index arrays (a team's personas, a policy's rules): they are replaced, never
+ * changed in place, when the world changes, so the JSON cannot go stale, and it goes when
+ * the list does.
+ * @example encodeListed(Persona, team.ordered, [0, 1, 2], profile, world)
+ */
+export function encodeListed(
+  schema: Schema,
+  list: readonly object[],
+  positions: readonly number[],
+  profile: Profile,
+  world: object,
+): EncodedJson[] {
+  const encode = encoderFor(schema, profile)
+  const json = keptFor(list, encode, world)
+  return positions.map((position) => {
+    const bytes = json.get(position)
+    if (bytes !== undefined) return bytes
+    const written = encode(list[position])
+    return json.keep(position, written) ?? written
+  })
+}
+
+/** The JSON kept for `list` as `encode` writes it, taking its memory from `world`'s budget. */
+function keptFor(list: readonly object[], encode: Encoder, world: object): ListJson {
+  let byEncoder = kept.get(list)
+  if (!byEncoder) kept.set(list, (byEncoder = new WeakMap()))
+  let json = byEncoder.get(encode)
+  if (!json) byEncoder.set(encode, (json = new ListJson(budgetOf(world), list.length)))
+  return json
+}
+
+function budgetOf(world: object): JsonBudget {
+  let budget = budgets.get(world)
+  if (!budget) budgets.set(world, (budget = new JsonBudget(REMEMBERED_JSON_BYTES)))
+  return budget
+}
+
+/**
+ * A record as FastAPI's `response_model` writes it: fields in the schema's order, every
+ * field present (`null` where empty), floats written as floats (`1.0`), timestamps in the
+ * profile's unit, in Python's JSON. The encoder is compiled once per schema and profile.
+ * @example writeResource(Persona, record, profile)
+ */
+export const writeResource = (schema: Schema, record: unknown, profile: Profile): string =>
+  encoderFor(schema, profile)(record)
+
+function encoderFor(schema: Schema, profile: Profile): Encoder {
+  let bySchema = encoders.get(schema)
+  if (!bySchema) encoders.set(schema, (bySchema = new WeakMap()))
+  let encode = bySchema.get(profile)
+  if (!encode) bySchema.set(profile, (encode = compileRecordEncoder(schema, profile)))
+  return encode
+}

@@ -1,0 +1,115 @@
+import { API_ROUTES } from '../model/api/routes.js'
+import { notFound, withBody, withoutBody, writtenBody } from '../fastapi/http/responses.js'
+import { createRouter, type Route } from '../fastapi/http/router.js'
+import { createControl } from './control/index.js'
+import { OPERATIONS } from './operations/index.js'
+import { pathFromUrlPath } from '../fastapi/python/url-quote.js'
+import { createApi } from '../core/api.js'
+import { withBodyLimit } from '../core/body-limit.js'
+import { settle } from '../core/boundary.js'
+import { CONTROL_PREFIX, trustedOrigin, withControlGuard } from '../core/control-guard.js'
+import { withCors } from '../core/cors.js'
+import type { Answer, Exchange } from '../core/exchange.js'
+import { createMetaAnswers, META_ROUTES } from '../core/meta.js'
+import { resolveSettings, type CoreOptions, type CoreSettings } from '../core/settings.js'
+
+/** The whole mock as one web-standard function, in the manner of hono's `app.fetch`. */
+export interface Core {
+  /** Answers one request. Never throws: a bug of the mock answers 500, as Starlette does. */
+  fetch(request: Request): Promise<Response>
+  /** Whether the mock answers this request at all (its origin, and its path under `claim`). */
+  claims(request: Request): boolean
+  readonly settings: CoreSettings
+}
+
+/**
+ * The mock's core: the API, the control API, `/openapi.json` and `/docs`, FastAPI's routing
+ * fallbacks, sessions, faults and the journal, as one `(request) => Promise<Response>`.
+ * Every host (msw's handlers, the Express middleware) hands requests to it.
+ * @example const core = createCore({ instance: await MockInstance.create({ seed: 1 }), claim: 'all' })
+ * const response = await core.fetch(new Request('http://localhost/v1/personas/'))
+ */
+export function createCore(options: CoreOptions): Core {
+  const settings = resolveSettings(options)
+  let answer: Answer = withBodyLimit(dispatcher(settings), settings.maxBodyBytes)
+  if (settings.control && settings.controlGuard) answer = withControlGuard(answer, settings.controlGuard)
+  if (settings.cors) answer = withCorsOf(answer, settings)
+  const claims = claimTest(settings)
+  return {
+    settings,
+    claims: (request) => claims(exchangeOf(request, settings).url),
+    fetch: async (request) => {
+      const exchange = exchangeOf(request, settings)
+      const response = await settle(
+        () => answer(exchange),
+        (error) => settings.logError(`${request.method} ${exchange.url.pathname} failed:`, error),
+      )
+      return wantsBytesOnly(request) ? response : withBody(response)
+    },
+  }
+}
+
+/** A request as the core works on it: its URL parsed, a session named in its path taken off. */
+function exchangeOf(request: Request, { sessionTransport }: CoreSettings): Exchange {
+  const requested = new URL(request.url)
+  const prefix = sessionTransport.pathPrefix?.(requested.pathname) ?? ''
+  if (prefix === '') return { request, url: requested, requested, prefix }
+  const url = new URL(requested)
+  url.pathname = requested.pathname.slice(prefix.length) || '/'
+  return { request, url, requested, prefix }
+}
+
+/** CORS for the API, and for the control API only to trusted pages where a guard says which. */
+function withCorsOf(next: Answer, { cors, controlGuard, sessionHeaders }: CoreSettings): Answer {
+  if (!cors) return next
+  const api = withCors(next, cors, sessionHeaders)
+  if (!controlGuard) return api
+  const control = withCors(
+    next,
+    { ...cors, allowOrigins: (origin) => trustedOrigin(origin, controlGuard) },
+    sessionHeaders,
+  )
+  return (exchange) => (exchange.url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? control : api)(exchange)
+}
+
+/**
+ * The control API; then the routes of FastAPI's app, as its router sees them: its own
+ * (`/openapi.json`, `/docs`, where the mock owns the origin) before the API's, with the
+ * router's 307/405/404 for anything else.
+ */
+function dispatcher(settings: CoreSettings): Answer {
+  const control = createControl(settings)
+  const meta = createMetaAnswers(settings.profile)
+  const api = createApi(settings, OPERATIONS)
+  const route = createRouter<Route>(settings.claim === 'all' ? [...META_ROUTES, ...API_ROUTES] : API_ROUTES)
+  return async (exchange: Exchange) => {
+    const { request, url } = exchange
+    if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return withoutBodyForHead(request, await control(request, url))
+    const result = route(request.method, pathFromUrlPath(url.pathname))
+    const own =
+      result.kind === 'match' && META_ROUTES.includes(result.route) ? (meta(result.route) ?? notFound()) : undefined
+    return withoutBodyForHead(request, own ?? (await api(exchange, result)))
+  }
+}
+
+/** uvicorn sends no body for HEAD, but keeps every header of the answer (content-length included). */
+const withoutBodyForHead = (request: Request, response: Response): Response =>
+  request.method === 'HEAD' && (response.body || writtenBody(response)) ? withoutBody(response) : response
+
+function claimTest({ base, claim }: CoreSettings) {
+  return (url: URL) =>
+    (base === '*' || url.origin === base) &&
+    (claim === 'all' || /^\/v1(\/|$)/i.test(url.pathname) || url.pathname.startsWith(`${CONTROL_PREFIX}/`))
+}
+
+const BYTES_ONLY = Symbol('agent-console-mock bytes only')
+
+/**
+ * Marks a request whose host writes the answer's bytes (`writtenBody`) to its socket itself:
+ * its answer needs no body stream, which in Node 20 costs more than the page it carries.
+ */
+export const answerBytesOnly = (request: Request): void => void ((request as MarkedRequest)[BYTES_ONLY] = true)
+const wantsBytesOnly = (request: Request): boolean => (request as MarkedRequest)[BYTES_ONLY] === true
+type MarkedRequest = Request & { [BYTES_ONLY]?: true }
+
+export type { CoreOptions } from '../core/settings.js'

@@ -1,0 +1,50 @@
+import { z } from 'zod'
+import { httpError, jsonResponse } from '../../fastapi/http/responses.js'
+import type { Clock } from '../../core/instance/clock.js'
+import { invalidBody, readJsonBody } from './body.js'
+
+const ClockBody = z
+  .object({
+    /** An ISO 8601 time, or Unix seconds. */
+    now: z.union([z.string(), z.number()]).optional(),
+    frozen: z.boolean().optional(),
+  })
+  .strict()
+  .refine((body) => body.now !== undefined || body.frozen !== undefined, 'give "now", "frozen" or both')
+const AdvanceBody = z.object({ seconds: z.number().min(0) }).strict()
+
+/** `GET /__mock/clock`: now, as ISO 8601 and Unix seconds, and whether the clock is frozen. */
+export const clockState = (clock: Clock): Response => jsonResponse(200, clock.state())
+
+/**
+ * `PUT /__mock/clock {"now": "2026-03-01T09:00:00Z" | 1772355600, "frozen": true}`: sets the time
+ * (a number is Unix seconds) and stops or starts the clock; `frozen` alone freezes or resumes it where it is.
+ */
+export async function setClock(request: Request, clock: Clock): Promise<Response> {
+  const body = ClockBody.safeParse(await readJsonBody(request))
+  if (!body.success) throw invalidBody(body.error)
+  const { now, frozen } = body.data
+  onRangeError(() => {
+    if (now === undefined) frozen ? clock.freeze() : clock.resume()
+    else clock.set(typeof now === 'number' ? now * 1000 : now, { frozen })
+  })
+  return clockState(clock)
+}
+
+/** `POST /__mock/clock/advance {"seconds": 3600}`: moves the clock forward, frozen or not. */
+export async function advanceClock(request: Request, clock: Clock): Promise<Response> {
+  const body = AdvanceBody.safeParse(await readJsonBody(request))
+  if (!body.success) throw invalidBody(body.error)
+  onRangeError(() => clock.advance(body.data.seconds))
+  return clockState(clock)
+}
+
+/** A time the clock refuses (not a date, before 1970, after 9999) answers 400 with the clock's reason. */
+function onRangeError(change: () => void): void {
+  try {
+    change()
+  } catch (error) {
+    if (error instanceof RangeError) throw httpError(400, error.message)
+    throw error
+  }
+}

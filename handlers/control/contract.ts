@@ -1,0 +1,23 @@
+import { answer, httpError, jsonResponse } from '../../fastapi/http/responses.js'
+import { CONTRACT_FORMATS, exportContract, type ContractFormat } from '../../core/journal/contract-export.js'
+import type { MockInstance } from '../../core/instance/instance.js'
+import type { Profile } from '../../model/profile.js'
+
+/**
+ * `GET /__mock/contract`: the distinct interactions this world's requests made, as a recorded contract
+ * (verify/recording/format.ts) or, with `?format=pact`, a Pact v4 file; `X-Contract-Dropped` says how many
+ * were not kept because the recorder was full.
+ */
+export async function contractExport(url: URL, instance: MockInstance, profile: Profile): Promise<Response> {
+  const format = url.searchParams.get('format') ?? 'contract'
+  if (!CONTRACT_FORMATS.includes(format as ContractFormat))
+    throw httpError(400, `Unknown format "${format}": use ${CONTRACT_FORMATS.join(' or ')}`)
+  const headers = { 'x-contract-dropped': String(instance.recorder.dropped) }
+  return jsonResponse(200, await exportContract(instance, profile, format as ContractFormat), headers)
+}
+
+/** `DELETE /__mock/contract`: starts the recording over. */
+export function clearContract(instance: MockInstance): Response {
+  instance.recorder.clear()
+  return answer(null, 204, {})
+}

@@ -1,0 +1,42 @@
+import { OPERATION_NAMES, type OperationName } from '../../model/api/routes.js'
+import { answer, httpError, jsonResponse } from '../../fastapi/http/responses.js'
+import type { MockInstance } from '../../core/instance/instance.js'
+import { InvalidOverrideError } from '../../core/overrides/answer.js'
+import { clearOverrides, listOverrides, setOverride } from '../../core/overrides/index.js'
+import type { OverrideResult } from '../../core/overrides/types.js'
+import { readJsonBody } from './body.js'
+
+/**
+ * `GET /__mock/overrides`: the overrides of this world (the request's session), by operation.
+ * @example {"overrides":{"list_personas":{"status":200,"body":{"results":[],"total":0}}}}
+ */
+export const overridesState = (instance: MockInstance): Response =>
+  jsonResponse(200, { overrides: listOverrides(instance) })
+
+/**
+ * `PUT /__mock/overrides/{operation}` with `{"status", "body", "headers"}` or `{"error": "not_found", ...}`:
+ * the operation answers it from now on (after authentication and validation), as FastAPI writes it.
+ * 404 for an unknown operation; 400 naming each problem for a body the operation cannot answer.
+ */
+export async function putOverride(request: Request, instance: MockInstance, operation: string): Promise<Response> {
+  const name = operationNamed(operation)
+  const body = await readJsonBody(request)
+  try {
+    setOverride(instance, name, body as OverrideResult<OperationName>)
+  } catch (error) {
+    if (error instanceof InvalidOverrideError) throw httpError(400, error.message)
+    throw error
+  }
+  return overridesState(instance)
+}
+
+/** `DELETE /__mock/overrides[/{operation}]`: 204; the operations answer as the API does again. */
+export function deleteOverrides(instance: MockInstance, operation?: string): Response {
+  clearOverrides(instance, operation === undefined ? undefined : operationNamed(operation))
+  return answer(null, 204, {})
+}
+
+function operationNamed(operation: string): OperationName {
+  if ((OPERATION_NAMES as readonly string[]).includes(operation)) return operation as OperationName
+  throw httpError(404, `No operation named ${JSON.stringify(operation)}; known: ${OPERATION_NAMES.join(', ')}`)
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod'
+import type { WorldOptions } from '../../factories/world.js'
+import { httpError, jsonResponse } from '../../fastapi/http/responses.js'
+import type { MockInstance } from '../../core/instance/instance.js'
+import { effectsOf, selectScenarios } from '../../core/scenarios/effects.js'
+import { type ScenarioRegistry, UnknownScenarioError } from '../../core/scenarios/index.js'
+import { invalidBody, readJsonBody } from './body.js'
+
+const ScenarioBody = z.object({ scenarios: z.array(z.string()) }).strict()
+
+/**
+ * `GET /__mock/scenarios`: every scenario the mock knows, with its description.
+ * @example {"scenarios":[{"name":"empty-team","description":"the first team has no personas ..."}]}
+ */
+export const listScenarios = (registry: ScenarioRegistry): Response =>
+  jsonResponse(200, {
+    scenarios: registry.list().map(({ name, description }) => ({ name, description })),
+  })
+
+/** `GET /__mock/scenario`: the scenarios selected for the request's world, in the order applied. */
+export const selectedScenarios = (instance: MockInstance): Response =>
+  jsonResponse(200, { scenarios: effectsOf(instance)?.names ?? [] })
+
+/**
+ * `PUT /__mock/scenario {"scenarios": ["empty-team", "slow"]}`: the request's world (its session's)
+ * starts over from the configured seed and size, faults cleared, with these scenarios applied in
+ * order; `[]` leaves the plain seeded world. 400 naming the unknown ones and listing the known ones.
+ */
+export async function selectScenario(
+  request: Request,
+  instance: MockInstance,
+  registry: ScenarioRegistry,
+  world: Required<WorldOptions>,
+): Promise<Response> {
+  const body = ScenarioBody.safeParse(await readJsonBody(request))
+  if (!body.success) throw invalidBody(body.error)
+  try {
+    await selectScenarios(instance, registry.resolve(body.data.scenarios), world)
+  } catch (error) {
+    if (error instanceof UnknownScenarioError) throw httpError(400, error.message)
+    throw error
+  }
+  return selectedScenarios(instance)
+}

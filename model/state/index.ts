@@ -1,0 +1,168 @@
+import { z } from 'zod'
+import { MAX_PERSONAS_PER_TEAM } from '../world.js'
+import { decodeJsonBody } from '../../fastapi/python/json-decode.js'
+import { encodePythonJson } from '../../fastapi/python/json-encode.js'
+import { PyDict, PyFloat, type PyValue } from '../../fastapi/python/value.js'
+import { DemographicDimension, DemographicValue, Persona, Policy, PolicyRule, Team } from '../schemas.js'
+import type { WorldContents } from '../world.js'
+
+export const STATE_FORMAT = 'agent-console-mock/state'
+export const STATE_VERSION = 1
+
+/** A whole world as a state file holds it. */
+export interface WorldState {
+  seed: number
+  personasPerTeam: number
+  contents: WorldContents
+}
+
+/**
+ * A state that cannot be read: not JSON, not a state file, values out of the options' bounds, records that do not
+ * fit the schemas or that contradict each other.
+ */
+export class StateError extends Error {
+  override name = 'StateError'
+}
+
+/** A state file's schema (the records' schemas inside). */
+export const StateFile = z.object({
+  format: z.literal(STATE_FORMAT),
+  version: z.literal(STATE_VERSION),
+  // A safe integer (z.int()), as `--seed` and createWorld take; resets and new sessions are seeded with both.
+  seed: z.int(),
+  personasPerTeam: z.int().min(0).max(MAX_PERSONAS_PER_TEAM),
+  world: z.object({
+    teams: z.array(Team),
+    personas: z.array(Persona),
+    dimensions: z.array(DemographicDimension),
+    values: z.array(DemographicValue),
+    policies: z.array(Policy),
+    rules: z.array(PolicyRule),
+  }),
+})
+
+/**
+ * Writes a world as JSON with Python's number rules, so metadata floats, big ints and key
+ * order survive a round trip exactly.
+ */
+export function serializeState(state: WorldState): string {
+  return encodePythonJson({
+    format: STATE_FORMAT,
+    version: STATE_VERSION,
+    seed: state.seed,
+    personasPerTeam: state.personasPerTeam,
+    world: state.contents,
+  })
+}
+
+/**
+ * Reads and validates a state file.
+ * @throws StateError saying what is wrong and where (at most five problems listed).
+ */
+export function parseState(text: string): WorldState {
+  const decoded = decodeJsonBody(new TextEncoder().encode(text))
+  if (!decoded.ok) {
+    throw new StateError(
+      decoded.kind === 'json'
+        ? `the state is not valid JSON: ${decoded.msg} at character ${decoded.pos}`
+        : 'the state is not valid JSON',
+    )
+  }
+  const plain = toPlain(decoded.value) as { format?: unknown }
+  if (plain === null || typeof plain !== 'object' || plain.format !== STATE_FORMAT) {
+    throw new StateError(`this is not an agent-console-mock state (expected "format": "${STATE_FORMAT}")`)
+  }
+  const parsed = StateFile.safeParse(plain)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+    throw new StateError(`the state does not fit the schemas: ${problems.join('; ')}`)
+  }
+  const { seed, personasPerTeam, world } = parsed.data
+  refuseContradictions(runToEnd(findContradictions(world as WorldContents)))
+  return { seed, personasPerTeam, contents: world as WorldContents }
+}
+
+/** @throws StateError naming the contradictions found, if any */
+export function refuseContradictions(contradictions: readonly string[]): void {
+  if (contradictions.length > 0) throw new StateError(`the records contradict each other: ${contradictions.join('; ')}`)
+}
+
+/** Runs a generator to its end at once: its value. */
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * What no world of the service could hold: two records of a kind with one id, a persona or a policy of a team that
+ * does not exist, a value of an unknown dimension or one its dimension has already (bulk adds skip or refuse those),
+ * a rule of an unknown policy, metadata that is not a JSON object the API could write back (no NaN or infinity).
+ * A few passes over the records with maps: a few tenths of a second for a 200,000-persona state, whose parse takes
+ * about 20 s.
+ * @returns at most five problems, each with its path
+ */
+export function* findContradictions(world: WorldContents): Generator<void, string[]> {
+  const problems: string[] = []
+  const report = (path: string, problem: string) => void (problems.length < 5 && problems.push(`${path}: ${problem}`))
+  // Pauses after every record (a caller may give the event loop back there).
+  function* idsOf(name: keyof WorldContents, first = new Map<string, number>()): Generator<void, Map<string, number>> {
+    for (const [i, { id }] of world[name].entries()) {
+      const seen = first.get(id)
+      if (seen === undefined) first.set(id, i)
+      else report(`world.${name}.${i}.id`, `the id of world.${name}.${seen} again`)
+      yield
+    }
+    return first
+  }
+  const teams = yield* idsOf('teams')
+  const dimensions = yield* idsOf('dimensions')
+  const policies = yield* idsOf('policies')
+  yield* idsOf('personas')
+  yield* idsOf('values')
+  yield* idsOf('rules')
+  function* refer(name: keyof WorldContents, key: string, ids: Map<string, number>, kind: string) {
+    for (const [i, record] of world[name].entries()) {
+      const id = (record as unknown as Record<string, string>)[key] as string
+      if (!ids.has(id)) report(`world.${name}.${i}.${key}`, `no ${kind} has the id ${id}`)
+      yield
+    }
+  }
+  yield* refer('personas', 'team_id', teams, 'team')
+  yield* refer('policies', 'team_id', teams, 'team')
+  yield* refer('rules', 'policy_id', policies, 'policy')
+  yield* refer('values', 'dimension_id', dimensions, 'dimension')
+  const values = new Map<string, number>()
+  for (const [i, { dimension_id, value, value_metadata }] of world.values.entries()) {
+    // Dimension ids are UUIDs: no colon, so the key is one (dimension, value) pair.
+    const seen = values.get(`${dimension_id}:${value}`)
+    if (seen === undefined) values.set(`${dimension_id}:${value}`, i)
+    else report(`world.values.${i}.value`, `world.values.${seen} has this value in this dimension already`)
+    if (!(value_metadata instanceof PyDict) || !isFiniteJson(value_metadata)) {
+      report(`world.values.${i}.value_metadata`, 'not a JSON object of finite numbers')
+    }
+    yield
+  }
+  return problems
+}
+
+/** No NaN or infinity anywhere inside (FastAPI could not write it; pydantic refuses it on the way in). */
+function isFiniteJson(value: PyValue): boolean {
+  if (value instanceof PyFloat) return Number.isFinite(value.value)
+  if (Array.isArray(value)) return value.every(isFiniteJson)
+  return value instanceof PyDict ? [...value.values()].every(isFiniteJson) : true
+}
+
+/**
+ * Python values to the records' plain JS shapes. `value_metadata` stays a Python dict:
+ * it is free-form data whose key order and number types the API writes back as they came.
+ */
+export function toPlain(value: PyValue): unknown {
+  if (value instanceof PyFloat) return value.value
+  if (Array.isArray(value)) return value.map(toPlain)
+  if (value instanceof PyDict) {
+    return Object.fromEntries([...value].map(([key, item]) => [key, key === 'value_metadata' ? item : toPlain(item)]))
+  }
+  return value
+}

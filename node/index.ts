@@ -1,0 +1,99 @@
+import type { RequestHandler } from 'msw'
+import { setupServer, type SetupServer } from 'msw/node'
+import { createHandlers } from '../handlers/index.js'
+import { MockHandle, seedInstance, type MockOptions } from '../core/instance/handle.js'
+import type { MockInstance } from '../core/instance/instance.js'
+import { clearOverrides } from '../core/overrides/index.js'
+
+export interface MockServerOptions extends MockOptions {
+  /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
+  baseUrl?: string
+  /** Request bodies larger than this many bytes answer 413. @default 1 MiB */
+  maxBodyBytes?: number
+  /** What a request no handler answers does (another origin). @default 'error' */
+  onUnhandledRequest?: 'error' | 'warn' | 'bypass'
+}
+
+/** Whether a mock server of this module intercepts fetch right now (only one may). */
+let listening = false
+
+/**
+ * The mock API in this process, for Node tests: `fetch` to `baseUrl` is answered by the
+ * mock's handlers, over a world seeded for it.
+ */
+export class MockServer extends MockHandle {
+  /** The origin the API answers on, without a trailing slash. */
+  readonly baseUrl: string
+  /** The underlying msw server, for anything else. */
+  readonly server: SetupServer
+
+  /** @internal use `createMockServer()` */
+  constructor(instance: MockInstance, options: MockServerOptions) {
+    super(instance, options)
+    this.baseUrl = new URL(options.baseUrl ?? 'http://localhost').origin
+    const { profile, jwtSecret, baseUrl } = this
+    this.server = setupServer(
+      ...createHandlers({
+        instance,
+        profile,
+        jwtSecret,
+        baseUrl,
+        claim: 'all',
+        maxBodyBytes: options.maxBodyBytes,
+        scenarios: options.scenarios,
+      }),
+    )
+  }
+
+  /** An absolute URL of the mocked API. @example mock.url('/v1/personas/?limit=5') */
+  readonly url = (path: string): string => new URL(path, this.baseUrl).href
+
+  /** Prepends handlers for the current test (msw's `server.use`). */
+  readonly use = (...handlers: RequestHandler[]): void => this.server.use(...handlers)
+
+  /** Drops the handlers added with `use` and the overrides set with `override`. */
+  readonly resetHandlers = (): void => {
+    this.server.resetHandlers()
+    clearOverrides(this.instance)
+  }
+
+  /** Stops intercepting requests. */
+  readonly close = (): void => {
+    this.server.close()
+    listening = false
+  }
+}
+
+/**
+ * Starts intercepting `fetch` in this process with the mock API, over a freshly seeded
+ * world. Every path of `baseUrl` answers as the FastAPI service would.
+ * @example
+ * const mock = await createMockServer({ seed: 7 })
+ * const res = await fetch(mock.url('/v1/personas/'), {
+ *   headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` },
+ * })
+ * mock.close()
+ */
+export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  if (listening) {
+    throw new Error(
+      'agent-console-mock: another mock server is already intercepting fetch in this process. ' +
+        'Call close() on it before creating a new one (msw patches the global fetch once per process).',
+    )
+  }
+  const mock = new MockServer(await seedInstance(options), options)
+  mock.server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? 'error' })
+  listening = true
+  return mock
+}
+
+export type { Fixtures, FixtureTokens } from '../factories/fixtures.js'
+export type { World } from '../model/world.js'
+export type { Profile, ProfileOptions } from '../model/profile.js'
+export type { MockInstance } from '../core/instance/instance.js'
+export type { Clock, ClockTime } from '../core/instance/clock.js'
+export { RecordError, type Builders, type Creators, type Overrides } from '../factories/build.js'
+export { defineScenario, UnknownScenarioError, type Scenario, type ScenarioContext } from '../core/scenarios/index.js'
+export type * from '../core/overrides/types.js'
+export { InvalidOverrideError } from '../core/overrides/answer.js'
+export type * from '../model/api/wire-types.js'

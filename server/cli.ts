@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs'
+import { Command, InvalidArgumentError } from 'commander'
+import { registerVerifyCommand } from '../verify/command.js'
+import { registerImportCommand } from '../verify/importer/command.js'
+import { MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
+import { resolveProfile, type ProfileOptions } from '../model/profile.js'
+import { isLoopbackHost } from '../core/control-guard.js'
+import { banner } from './banner.js'
+import { loadConfig } from './config-file.js'
+import { boundHeapGrowth, defaultMemoryBudget } from './heap.js'
+import { quietLogger } from './logger.js'
+import { packageVersion } from './package-info.js'
+import { registerProxyCommand } from './proxy/command.js'
+import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './start.js'
+
+const integer = (name: string, min: number, max: number) => (text: string) => {
+  const value = Number(text)
+  if (!/^-?\d+$/.test(text.trim()) || value < min || value > max)
+    throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`)
+  return value
+}
+
+function readProfile(path: string): ProfileOptions {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new InvalidArgumentError(`cannot read ${path}: ${(error as Error).message}`)
+  }
+  try {
+    return resolveProfile(JSON.parse(text))
+  } catch (error) {
+    throw new InvalidArgumentError(`${path}: ${(error as Error).message}`)
+  }
+}
+
+const program = new Command('agent-console-mock')
+  // A subcommand's options are its own (`proxy --port 0` is the proxy's port, not the mock's).
+  .enablePositionalOptions()
+  .description(
+    'Start the Agent Management Console API mock: the same answers as the FastAPI service, over a seeded world.',
+  )
+  .version(packageVersion())
+  // The server's options go before a subcommand: `import --profile <file>` is import's own (the server's profile).
+  .enablePositionalOptions()
+  .option(
+    '-p, --port <port>',
+    `port to listen on (env PORT; 0 for any free port) (default: ${DEFAULT_PORT})`,
+    integer('--port', 0, 65535),
+  )
+  .option('--host <host>', 'address to bind; anything but loopback must be asked for', DEFAULT_HOST)
+  .option(
+    '--seed <seed>',
+    'seed of the world: the same seed gives the same world',
+    integer('--seed', -(2 ** 53 - 1), 2 ** 53 - 1),
+    1,
+  )
+  .option('--personas <count>', 'personas per team', integer('--personas', 0, MAX_PERSONAS_PER_TEAM), 60)
+  .option('--profile <file>', 'JSON file of profile settings (see README), e.g. as written by verify')
+  .option('--delay <ms>', 'milliseconds added before every API answer', integer('--delay', 0, 60_000), 0)
+  .option(
+    '--state-file <file>',
+    'keep the world in this file (and <file>.log): loaded at start; every change on disk before it is answered',
+  )
+  .option(
+    '--max-body-bytes <bytes>',
+    'larger request bodies answer 413',
+    integer('--max-body-bytes', 1, 1024 ** 3),
+    1024 * 1024,
+  )
+  .option('--sessions <count>', 'session worlds kept at most (X-Mock-Session)', integer('--sessions', 1, 10_000), 100)
+  .option(
+    '--max-memory <MB>',
+    `megabytes the worlds may hold: beyond, the least recently used sessions go, then 503 (default: ${Math.round(defaultMemoryBudget() / 2 ** 20)}, 70% of the heap limit)`,
+    integer('--max-memory', 16, 1024 ** 2),
+  )
+  .option('--no-control', 'switch off the control API under /__mock/')
+  .option('--allow-origin <origin...>', 'trust pages of this origin with the control API (loopback pages always are)')
+  .option('--allowed-host <host...>', 'answer the control API under this host name too (loopback names always)')
+  .option(
+    '--control-token <token>',
+    'demand this X-Mock-Control-Token on control requests (made up when bound beyond loopback)',
+  )
+  .option('--insecure-dev-secret', 'accept the public development JWT secret on a server bound beyond loopback')
+  .option('--no-cors', "answer no CORS (plain FastAPI); by default CORS is answered as Starlette's CORSMiddleware does")
+  .option(
+    '--scenario <names...>',
+    'scenarios the default world and every new session start with, in order (GET /__mock/scenarios lists them)',
+  )
+  .option('--config <file>', 'a JS or TS file exporting scenarios: [defineScenario({ name, description, apply })]')
+  .option('-q, --quiet', 'log errors only, not every request')
+  .addHelpText(
+    'after',
+    '\nEnvironment: PORT (the port, when --port is not given), AGENT_CONSOLE_MOCK_JWT_SECRET (sign and check tokens with this secret instead of the development one).',
+  )
+  .action(async (options) => {
+    const port =
+      options.port ?? (process.env.PORT === undefined ? DEFAULT_PORT : integer('PORT', 0, 65535)(process.env.PORT))
+    const jwtSecret = process.env.AGENT_CONSOLE_MOCK_JWT_SECRET || undefined
+    const settleHeapGrowth = boundHeapGrowth()
+    const logger = options.quiet
+      ? quietLogger()
+      : {
+          info: (line: string) => console.log(line),
+          error: (line: string, error?: unknown) => console.error(line, error ?? ''),
+        }
+    const config = options.config ? await loadConfig(options.config) : undefined
+    const running = await startServer({
+      port,
+      host: options.host,
+      seed: options.seed,
+      personasPerTeam: options.personas,
+      profile: options.profile ? readProfile(options.profile) : undefined,
+      delayMs: options.delay,
+      stateFile: options.stateFile,
+      maxBodyBytes: options.maxBodyBytes,
+      sessionLimit: options.sessions,
+      maxMemoryBytes: options.maxMemory === undefined ? undefined : options.maxMemory * 2 ** 20,
+      control: options.control,
+      cors: options.cors,
+      allowOrigins: options.allowOrigin,
+      allowedHosts: options.allowedHost,
+      controlToken: options.controlToken,
+      insecureDevSecret: options.insecureDevSecret,
+      jwtSecret,
+      logger,
+      scenario: options.scenario,
+      scenarios: config?.scenarios,
+    })
+    settleHeapGrowth()
+    const { primary } = running.sessions
+    console.log(
+      banner({
+        version: packageVersion(),
+        url: running.url,
+        fixtures: primary.fixtures,
+        personasPerTeam: primary.worldOptions.personasPerTeam,
+        customSecret: jwtSecret !== undefined,
+        control: options.control,
+        stateFile: options.stateFile,
+        exposedOn: isLoopbackHost(options.host) ? undefined : options.host,
+        controlToken: running.controlToken,
+        stateFileConflict: running.stateFileConflict,
+      }),
+    )
+    const stop = async (signal: string) => {
+      console.log(`\n${signal}: stopping`)
+      try {
+        await running.close()
+      } catch (error) {
+        // Changes were refused during the run: whoever started the server must see it failed.
+        console.error(`agent-console-mock: ${(error as Error).message}`)
+        process.exit(1)
+      }
+      process.exit(0)
+    }
+    process.once('SIGINT', () => void stop('SIGINT'))
+    process.once('SIGTERM', () => void stop('SIGTERM'))
+  })
+
+registerVerifyCommand(program)
+registerProxyCommand(program)
+registerImportCommand(program)
+
+program.parseAsync().catch((error: unknown) => {
+  console.error(`agent-console-mock: ${(error as Error).message}`)
+  process.exit(1)
+})

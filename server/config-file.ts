@@ -1,0 +1,90 @@
+import { rm, writeFile, readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { basename, dirname, extname, join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { defineScenario, type Scenario } from '../core/scenarios/index.js'
+
+/** What a `--config` file gives: its scenarios, exported as `scenarios` or in its default export. */
+export interface MockConfig {
+  scenarios: Scenario[]
+}
+
+/**
+ * Loads a `--config` file: JavaScript (`.js`, `.mjs`, `.cjs`) is imported as it is; TypeScript
+ * (`.ts`, `.mts`, `.cts`) is compiled first with the `typescript` package the project has (a
+ * single-file transform, type-stripping only: no type check), then imported from a temporary
+ * `.mjs` file beside it, so its imports resolve as the file's own would.
+ * @throws Error saying what is wrong with the file
+ * @example const { scenarios } = await loadConfig('mock.config.ts')
+ */
+export async function loadConfig(file: string): Promise<MockConfig> {
+  const path = resolve(file)
+  const module = /\.[mc]?ts$/.test(path) ? await importTypeScript(path) : await importModule(path)
+  const exported = module.scenarios ?? (module.default as { scenarios?: unknown } | undefined)?.scenarios
+  if (!Array.isArray(exported)) {
+    throw new Error(
+      `${file} exports no scenarios: export const scenarios = [defineScenario({ ... })] (or a default { scenarios })`,
+    )
+  }
+  try {
+    return { scenarios: exported.map((scenario) => defineScenario(scenario as Scenario)) }
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`)
+  }
+}
+
+type ConfigModule = { scenarios?: unknown; default?: unknown }
+
+/** Imports `path`; a failure names `shown`, the file the user wrote (not the compiled copy of a TypeScript one). */
+async function importModule(path: string, shown = path): Promise<ConfigModule> {
+  try {
+    return (await import(pathToFileURL(path).href)) as ConfigModule
+  } catch (error) {
+    throw new Error(`cannot load ${shown}: ${(error as Error).message}`)
+  }
+}
+
+async function importTypeScript(path: string): Promise<ConfigModule> {
+  const typescript = loadTypeScript(path)
+  const source = await readFile(path, 'utf8').catch((error: Error) => {
+    throw new Error(`cannot read ${path}: ${error.message}`)
+  })
+  const { outputText, diagnostics = [] } = typescript.transpileModule(source, {
+    fileName: path,
+    reportDiagnostics: true,
+    compilerOptions: { module: typescript.ModuleKind.ESNext, target: typescript.ScriptTarget.ES2022 },
+  })
+  // Syntax errors only (no type check): without this, the import of the compiled copy would fail
+  // with a message about that copy's text.
+  const syntax = diagnostics.find((diagnostic) => diagnostic.category === typescript.DiagnosticCategory.Error)
+  if (syntax) throw new Error(syntaxError(typescript, syntax, path))
+  const compiled = join(dirname(path), `.${basename(path, extname(path))}.${process.pid}.${Date.now()}.mjs`)
+  await writeFile(compiled, outputText)
+  try {
+    return await importModule(compiled, path)
+  } finally {
+    await rm(compiled, { force: true })
+  }
+}
+
+type TypeScript = typeof import('typescript')
+
+/** `file.ts:3:22: Expression expected.`, as tsc words a diagnostic. */
+function syntaxError(typescript: TypeScript, diagnostic: import('typescript').Diagnostic, path: string): string {
+  const message = typescript.flattenDiagnosticMessageText(diagnostic.messageText, ' ')
+  if (!diagnostic.file || diagnostic.start === undefined) return `${path}: ${message}`
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start)
+  return `${path}:${line + 1}:${character + 1}: ${message}`
+}
+
+/** The project's `typescript` (resolved from the config file), else this package's own, if any. */
+function loadTypeScript(path: string): TypeScript {
+  for (const from of [path, import.meta.url]) {
+    try {
+      return createRequire(from)('typescript') as TypeScript
+    } catch {}
+  }
+  throw new Error(
+    `${path} is TypeScript, which needs the typescript package to load (npm install --save-dev typescript), or write it as .mjs`,
+  )
+}

@@ -1,0 +1,99 @@
+import { Query } from '@msw/data'
+import type { MockInstance } from '../../core/instance/instance.js'
+import { putBack } from '../../model/msw-data-internals.js'
+import { COLLECTION_NAMES, type CollectionName, type World } from '../../model/world.js'
+import { decodeJsonBody } from '../../fastapi/python/json-decode.js'
+import { encodePythonJson } from '../../fastapi/python/json-encode.js'
+import { PyDict, PyFloat, type PyValue } from '../../fastapi/python/value.js'
+
+/** One change of the default world, as the persistence keeps it: its log line and how to take it back. */
+export interface Change {
+  /**
+   * The log line: `{"stored": <collection>, "records": [...]}`, the records written as a state file
+   * writes them. Undefined for a whole new world (a reset, an import): a snapshot carries it.
+   */
+  readonly json: string | undefined
+  /** Takes the change back out of the world; synchronous, so nothing runs between the undos of a rollback. */
+  undo(): void
+}
+
+/** What deleting records needs of a collection, whatever its schema. */
+interface Deletable {
+  deleteMany(query: Query<object>): unknown
+}
+
+/**
+ * Reports every change to an instance's world as it is made: records stored in any collection of
+ * the current world (a bulk add), and a world swapped in whole (a reset, an import). Records
+ * stored in a world that is no longer current (a write that lost a race with a reset) change
+ * nothing that is kept, and are not reported.
+ */
+export function watchChanges(instance: MockInstance, onChange: (change: Change) => void): void {
+  const watched = new WeakSet<World>()
+  // Undoing a store deletes its records: that is taking a change back, not a change.
+  let undoing = false
+  const undone = (undo: () => void) => () => {
+    undoing = true
+    try {
+      undo()
+    } finally {
+      undoing = false
+    }
+  }
+  const watch = (world: World) => {
+    if (watched.has(world)) return
+    watched.add(world)
+    world.watch({
+      stored: (name, records) => {
+        if (instance.world === world && records.length > 0) {
+          const change = stored(world, name, records)
+          onChange({ json: change.json, undo: undone(change.undo) })
+        }
+      },
+      // A delete is not logged: it asks for a snapshot (which holds the world without the record)
+      // before its answer, as a reset does, and is undone by putting the record back.
+      deleted: (name, record) => {
+        if (instance.world === world && !undoing)
+          onChange({ json: undefined, undo: () => putBack(world[name] as never, [record]) })
+      },
+    })
+  }
+  watch(instance.world)
+  instance.onSwap((previous) => {
+    watch(instance.world)
+    onChange({ json: undefined, undo: () => instance.restore(previous) })
+  })
+}
+
+function stored(world: World, name: CollectionName, records: readonly object[]): Change {
+  return {
+    json: encodePythonJson({ stored: name, records }),
+    undo: () => {
+      const added = new Set(records)
+      ;(world[name] as unknown as Deletable).deleteMany(new Query((record: object) => added.has(record)))
+    },
+  }
+}
+
+/**
+ * Stores again the records of a logged change (at start, replaying the log); each is checked by its
+ * collection's schema as it is stored.
+ * @throws Error when the line is not a logged change, or a record does not fit
+ */
+export async function replay(instance: MockInstance, json: string): Promise<void> {
+  const decoded = decodeJsonBody(new TextEncoder().encode(json))
+  const change = (decoded.ok ? toPlain(decoded.value) : undefined) as { stored?: CollectionName; records?: never[] }
+  if (!COLLECTION_NAMES.includes(change?.stored as never) || !Array.isArray(change.records))
+    throw new Error('not a change of an agent-console-mock log')
+  await instance.world[change.stored!].createAll(change.records)
+}
+
+/** Python values to the records' plain shapes, as a state file is read: `value_metadata` stays a Python dict. */
+function toPlain(value: PyValue): unknown {
+  if (value instanceof PyFloat) return value.value
+  if (Array.isArray(value)) return value.map(toPlain)
+  if (value instanceof PyDict) {
+    return Object.fromEntries([...value].map(([key, item]) => [key, key === 'value_metadata' ? item : toPlain(item)]))
+  }
+  return value
+}

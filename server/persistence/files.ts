@@ -1,0 +1,106 @@
+import { installSnapshot, prepareSnapshot, syncFolder } from './snapshot.js'
+import { digest, type LogContents } from './wal-read.js'
+import { LogFile } from './wal.js'
+
+/**
+ * The log is compacted into a new snapshot once it is longer than four snapshots (writing
+ * snapshots then costs about a quarter of what writing the log does), but at least 1 MiB (a
+ * small world) and at most 256 MiB (a start reads the log whole).
+ */
+const MIN_LOG_BYTES = 1024 * 1024
+const MAX_LOG_BYTES = 256 * 1024 * 1024
+
+/** `AGENT_CONSOLE_MOCK_COMPACT_AT=<bytes>`: compact whenever the log passes this, whatever the snapshot (tests). */
+const fixedLimit = Number(process.env.AGENT_CONSOLE_MOCK_COMPACT_AT) || undefined
+const compactAt = (snapshotBytes: number) =>
+  fixedLimit ?? Math.max(MIN_LOG_BYTES, Math.min(4 * snapshotBytes, MAX_LOG_BYTES))
+
+/** The state file as last written: its name in the log, and its size (the log is compacted past it). */
+export interface Snapshot {
+  hash: string
+  bytes: number
+}
+
+/**
+ * The snapshot and its log on disk. Changes are appended to the log; a snapshot replaces the state
+ * file whole and starts the log over. Before its rename, a snapshot is named in the log it empties
+ * (a kill between the rename and the log's new start then finds a log the snapshot holds).
+ */
+export class StateFiles {
+  #log: LogFile | undefined
+  #snapshot: Snapshot | undefined
+  /** A snapshot was asked for (a compaction, a flush); one failed before or during its rename. */
+  #requested = false
+  #halfway = false
+
+  constructor(
+    private readonly path: string,
+    private readonly logPath: string,
+    private readonly onError: (message: string, error: unknown) => void,
+  ) {}
+
+  /** Goes on from what a start found; `compact`: the state to write at once (a log was replayed). */
+  async start(snapshot: Snapshot | undefined, log: LogContents | undefined, compact?: string): Promise<void> {
+    this.#snapshot = snapshot
+    if (snapshot || compact !== undefined) this.#log = await this.#openLog(log)
+    if (compact !== undefined) await this.writeSnapshot(compact, true)
+    else if (snapshot && !this.#log?.started) await this.#log!.reset(snapshot.hash)
+  }
+
+  /** Whether a snapshot waits to be written even without a change. */
+  get snapshotRequested(): boolean {
+    return this.#requested
+  }
+
+  /** Whether the next write must be a snapshot: asked for, none yet, one failed halfway, or a log not started. */
+  get needSnapshot(): boolean {
+    return this.#requested || this.#halfway || !this.#snapshot || !this.#log?.started
+  }
+
+  /** Asks for a snapshot at the next write. */
+  requestSnapshot(): void {
+    this.#requested = true
+  }
+
+  /** Appends one flush's changes to the log; resolves once they are on disk. */
+  async append(jsons: readonly string[]): Promise<void> {
+    await this.#log!.append(jsons)
+    if (this.#log!.size > compactAt(this.#snapshot!.bytes)) this.#requested = true
+  }
+
+  /**
+   * Replaces the state file with `text` and starts the log over. Resolves once the snapshot is
+   * renamed in (what follows cannot lose it: a log that cannot start is reported, and the next
+   * write is a snapshot again); rejects when it is not.
+   */
+  async writeSnapshot(text: string, atStart = false): Promise<void> {
+    // Until a snapshot is in place, nothing goes to the log: a failed rename may still have happened.
+    this.#halfway = true
+    const bytes = Buffer.from(text)
+    const hash = digest(bytes)
+    const temporary = await prepareSnapshot(this.path, bytes)
+    await this.#log?.handOver(hash)
+    await installSnapshot(temporary, this.path)
+    this.#snapshot = { hash, bytes: bytes.byteLength }
+    this.#halfway = false
+    this.#requested = false
+    try {
+      this.#log ??= await this.#openLog(undefined)
+      await this.#log.reset(hash)
+    } catch (error) {
+      if (atStart) throw error
+      this.onError(`Could not start ${this.logPath} again (the next change writes the whole state):`, error)
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#log?.close().catch(() => undefined)
+    this.#log = undefined
+  }
+
+  async #openLog(found: LogContents | undefined): Promise<LogFile> {
+    const log = await LogFile.open(this.logPath, found)
+    await syncFolder(this.logPath)
+    return log
+  }
+}

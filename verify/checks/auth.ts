@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto'
+import { bulkAdd, listPersonas, listRules } from '../client/api.js'
+import type { Check, CheckScope } from './check.js'
+import { TAMPERED_TOKEN_SHELL } from '../client/curl.js'
+import { TOKEN_VARIABLES } from '../context.js'
+import { expectRefused } from './expectations.js'
+import { NO_CREDENTIAL, requestLine, type ApiAnswer, type Credential } from '../client/http.js'
+import { rulesPaging } from '../profile/rules-paging.js'
+
+const REFUSED = [401, 403]
+
+/** The three operations, asked with a credential the server must refuse (unknown ids: a refusal comes before any lookup). */
+async function askEverything(scope: CheckScope, auth: Credential): Promise<ApiAnswer[]> {
+  const { ctx } = scope
+  const paging = await rulesPaging(ctx)
+  return [
+    await ctx.send(listPersonas(ctx, {}, auth)),
+    await ctx.send(listRules(ctx, paging, {}, { policyId: ctx.ids.policyId ?? randomUUID(), auth })),
+    await ctx.send(bulkAdd(randomUUID(), { values: [] }, auth)),
+  ]
+}
+
+/** A JWT with one character of its signature changed: well formed, signed wrongly. */
+function tamperedToken(token: string): string {
+  const parts = token.split('.')
+  const signature = parts[2]
+  if (parts.length !== 3 || !signature) return `${token}x`
+  const at = Math.floor(signature.length / 2)
+  const changed = signature[at] === 'A' ? 'B' : 'A'
+  return [parts[0], parts[1], signature.slice(0, at) + changed + signature.slice(at + 1)].join('.')
+}
+
+/** Refusals: no token, a bad token, a wrong scheme, no permission, another team, not a super admin. */
+export const authChecks: Check[] = [
+  {
+    id: 'auth.no-token',
+    kind: 'contract',
+    description: 'every operation refuses a request without Authorization (401 or 403) and returns nothing',
+    async run(scope) {
+      const answers = await askEverything(scope, NO_CREDENTIAL)
+      for (const answer of answers) expectRefused(scope, answer, REFUSED)
+      const [personas] = answers
+      if (!personas || !REFUSED.includes(personas.status)) return
+      scope.ctx.facts.missingCredentialsStatus = {
+        value: personas.status,
+        source: `${requestLine(personas.request)} without a token answered ${personas.status}`,
+      }
+      scope.ctx.recordErrorText('notAuthenticated', personas)
+      if (new Set(answers.map((answer) => answer.status)).size > 1)
+        scope.warn(
+          `the operations refuse a missing token with different statuses: ${answers.map((answer) => answer.status).join(', ')}`,
+        )
+      if (personas.status === 401 && !personas.headers.get('www-authenticate'))
+        scope.warn('a 401 without a WWW-Authenticate header (FastAPI ≥0.122 sends "Bearer")')
+    },
+  },
+  {
+    id: 'auth.malformed-token',
+    kind: 'contract',
+    description: 'a token that is not a JWT, or one whose signature is wrong, is refused (401 or 403) and gets nothing',
+    async run(scope) {
+      const { ctx } = scope
+      const malformed = { label: 'malformed token "not-a-jwt"', header: 'Bearer not-a-jwt', shell: 'Bearer not-a-jwt' }
+      const garbage = await ctx.send(listPersonas(ctx, {}, malformed))
+      if (expectRefused(scope, garbage, REFUSED)) ctx.recordErrorText('invalidToken', garbage)
+      const forged = {
+        label: 'the token with one signature character changed',
+        header: `Bearer ${tamperedToken(ctx.options.token)}`,
+        shell: `Bearer ${TAMPERED_TOKEN_SHELL}`,
+      }
+      expectRefused(scope, await ctx.send(listPersonas(ctx, {}, forged)), REFUSED)
+    },
+  },
+  {
+    id: 'auth.wrong-scheme',
+    kind: 'contract',
+    description: 'the token under another scheme than Bearer is refused (401 or 403)',
+    async run(scope) {
+      const { ctx } = scope
+      const basic = {
+        label: 'the token as "Basic <token>"',
+        header: `Basic ${ctx.options.token}`,
+        shell: `Basic $${TOKEN_VARIABLES.token}`,
+      }
+      const answer = await ctx.send(listPersonas(ctx, {}, basic))
+      if (expectRefused(scope, answer, REFUSED)) ctx.recordErrorText('wrongScheme', answer)
+    },
+  },
+  {
+    id: 'auth.no-permission',
+    kind: 'contract',
+    description: 'a token without persona:read or policy:read gets 403 and nothing from the list operations',
+    needs: ['no-permission token'],
+    async run(scope) {
+      const { ctx } = scope
+      const auth = ctx.credentials.noPermission!
+      const personas = await ctx.send(listPersonas(ctx, {}, auth))
+      if (expectRefused(scope, personas, [403]))
+        ctx.recordErrorText('missingPermission', personas, { permission: 'persona:read' })
+      const paging = await rulesPaging(ctx)
+      expectRefused(
+        scope,
+        await ctx.send(listRules(ctx, paging, {}, { policyId: ctx.ids.policyId ?? randomUUID(), auth })),
+        [403],
+      )
+    },
+  },
+  {
+    id: 'auth.other-team',
+    kind: 'contract',
+    description: 'listing the personas of a team outside the token is refused (403 or 404) and returns nothing',
+    async run(scope) {
+      const { ctx } = scope
+      const answer = await ctx.send(listPersonas(ctx, { team_id: randomUUID() }))
+      if (expectRefused(scope, answer, [403, 404])) ctx.recordErrorText('teamForbidden', answer)
+    },
+  },
+  {
+    id: 'auth.other-team-policy',
+    kind: 'contract',
+    description: 'the rules of a policy of another team are refused (403 or 404) and none is returned',
+    needs: ['other policy'],
+    async run(scope) {
+      const { ctx } = scope
+      const answer = await ctx.send(listRules(ctx, await rulesPaging(ctx), {}, { policyId: ctx.ids.otherPolicyId! }))
+      expectRefused(scope, answer, [403, 404])
+    },
+  },
+  {
+    id: 'auth.bulk-requires-admin',
+    kind: 'contract',
+    description: 'the bulk add refuses a token that is not a super admin (403)',
+    async run(scope) {
+      const { ctx } = scope
+      if (ctx.options.adminToken === ctx.options.token) scope.skip('the token is the admin token')
+      // An unknown dimension and no values: nothing could be added even by a server that let the token through.
+      const answer = await ctx.send(bulkAdd(randomUUID(), { values: [] }, ctx.credentials.token))
+      if (expectRefused(scope, answer, [403])) ctx.recordErrorText('superAdminRequired', answer)
+    },
+  },
+]

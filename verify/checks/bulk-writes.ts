@@ -1,0 +1,87 @@
+import { bulkAdd } from '../client/api.js'
+import { completeItem, requiredItemFields } from './bulk-probes.js'
+import type { CheckScope } from './check.js'
+import { isRecord, type Json } from '../client/crawl.js'
+import { expectRefused, expectStatus, mismatch, sameJson } from './expectations.js'
+import { requestLine, type ApiAnswer } from '../client/http.js'
+
+/** The bulk checks' writes: values added to the run's dimension, and what the answers are held to. */
+
+/**
+ * Adds values to the run's dimension as the admin, each item completed with the fields this
+ * server requires (the description leaves that open); notes the success status for the profile.
+ */
+export async function add(scope: CheckScope, values: Array<Record<string, unknown>>): Promise<ApiAnswer> {
+  const { ctx } = scope
+  const { fields } = await requiredItemFields(ctx)
+  const items = values.map((item) => completeItem(item, fields))
+  const answer = await ctx.send(bulkAdd(ctx.ids.dimensionId!, { values: items }, ctx.credentials.admin!))
+  if ((answer.status === 200 || answer.status === 201) && !ctx.facts.bulkAddStatus) {
+    ctx.facts.bulkAddStatus = {
+      value: answer.status,
+      source: `${requestLine(answer.request)} answered ${answer.status}`,
+    }
+  }
+  return answer
+}
+
+/** The records of a successful add, or undefined with the evidence recorded. */
+export function addedRecords(scope: CheckScope, answer: ApiAnswer, count: number): Json[] | undefined {
+  if (!expectStatus(scope, answer, [200, 201], `200 or 201 with ${count} added value(s)`)) return undefined
+  const records = Array.isArray(answer.json) ? answer.json.filter(isRecord) : []
+  return scope.expect(records.length === count, mismatch(answer, `an array of ${count} record(s), one per value added`))
+    ? records
+    : undefined
+}
+
+/** Checks one field of a returned record. */
+export function expectField(
+  scope: CheckScope,
+  answer: ApiAnswer,
+  record: Json,
+  field: string,
+  expected: unknown,
+): void {
+  scope.expect(
+    sameJson(record[field], expected),
+    mismatch(
+      answer,
+      `${field} ${JSON.stringify(expected)} for ${String(record['value'])}`,
+      `${field} ${JSON.stringify(record[field])}`,
+    ),
+  )
+}
+
+/** Seconds or milliseconds, a created_at of a value added now lies within a day of now. */
+export function isNow(value: unknown): boolean {
+  const seconds = Date.now() / 1000
+  return [1, 1000].some((scale) => Math.abs((value as number) / scale - seconds) < 86_400)
+}
+
+/** 409 with a detail, and the rejected request added nothing: its new value can be added afterwards. */
+export async function expectRejected(scope: CheckScope, answer: ApiAnswer, fresh: string): Promise<void> {
+  if (!expectRefused(scope, answer, [409])) return
+  const again = await add(scope, [{ value: fresh }])
+  const records = addedRecords(scope, again, 1)
+  if (!records) return
+  scope.ctx.facts.bulkDuplicates = { value: 'reject', source: `${requestLine(answer.request)} answered 409` }
+  scope.ctx.recordErrorText('duplicateValues', answer, { values: sentValues(answer) })
+}
+
+/** The values a request sent (to find them in a 409's detail). */
+function sentValues(answer: ApiAnswer): string[] {
+  const values = (answer.request.json as { values?: Array<{ value?: unknown }> } | undefined)?.values ?? []
+  return values.map((item) => item.value).filter((value): value is string => typeof value === 'string')
+}
+
+/** Which defaults two values sent alone got, in words (the description leaves them open). */
+export function describeDefaults(records: readonly Json[]): string {
+  const [first, second] = records as [Json, Json]
+  const display = first['display_name'] === first['value'] ? 'the value' : JSON.stringify(first['display_name'])
+  const [a, b] = [first['sort_order'], second['sort_order']]
+  const sort =
+    typeof a === 'number' && b === a + 1
+      ? `one more than the largest (${a}, then ${b})`
+      : `${JSON.stringify(a)}, then ${JSON.stringify(b)}`
+  return `display_name ${display}, value_metadata ${JSON.stringify(first['value_metadata'])}, sort_order ${sort}`
+}

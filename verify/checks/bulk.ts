@@ -1,0 +1,131 @@
+import { NOT_A_STRING, requiredItemFields } from './bulk-probes.js'
+import { add, addedRecords, describeDefaults, expectField, expectRejected, isNow } from './bulk-writes.js'
+import type { Check } from './check.js'
+import { expectValidationError, mismatch } from './expectations.js'
+import { requestLine } from '../client/http.js'
+
+const WRITES = ['writes', 'admin token', 'dimension'] as const
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The bulk add (only with writes allowed): defaults, returned records, duplicates, all or nothing. */
+export const bulkChecks: Check[] = [
+  {
+    id: 'bulk.defaults',
+    kind: 'contract',
+    description:
+      'a value sent alone comes back whole: display_name a string, value_metadata an object, sort_order an integer',
+    needs: WRITES,
+    async run(scope) {
+      const { ctx } = scope
+      const { fields } = await requiredItemFields(ctx)
+      if (fields.length)
+        scope.skip(`the server requires ${fields.join(', ')}: a value is never sent alone (profile.bulk-defaults)`)
+      const values = [ctx.uniqueValue('default-a'), ctx.uniqueValue('default-b')]
+      const answer = await add(
+        scope,
+        values.map((value) => ({ value })),
+      )
+      const records = addedRecords(scope, answer, 2)
+      if (!records) return
+      const typed = { display_name: 'string', value_metadata: 'object', sort_order: 'integer' } as const
+      for (const record of records) {
+        for (const [field, type] of Object.entries(typed)) {
+          const value = record[field]
+          const ok =
+            type === 'integer'
+              ? Number.isInteger(value)
+              : typeof value === type && value !== null && !Array.isArray(value)
+          scope.expect(
+            ok,
+            mismatch(
+              answer,
+              `${field}: a default of type ${type} for ${String(record['value'])}`,
+              `${field} ${JSON.stringify(value)}`,
+            ),
+          )
+        }
+        expectField(scope, answer, record, 'dimension_id', ctx.ids.dimensionId)
+      }
+      ctx.facts.bulkDefaults = { summary: describeDefaults(records), source: requestLine(answer.request) }
+    },
+  },
+  {
+    id: 'bulk.records',
+    kind: 'contract',
+    description:
+      'the bulk add returns one record per value, in request order, with what was sent (metadata as value_metadata)',
+    needs: WRITES,
+    async run(scope) {
+      const { ctx } = scope
+      const sent = [
+        {
+          value: ctx.uniqueValue('record-a'),
+          display_name: `Verify ${ctx.runId} A`,
+          metadata: { source: 'agent-console-mock verify', nested: { n: 1, ok: true } },
+          sort_order: 7,
+        },
+        { value: ctx.uniqueValue('record-b'), display_name: `Verify ${ctx.runId} B`, metadata: {}, sort_order: 9 },
+      ]
+      const answer = await add(scope, sent)
+      const records = addedRecords(scope, answer, sent.length)
+      if (!records) return
+      records.forEach((record, index) => {
+        const item = sent[index]!
+        for (const field of ['value', 'display_name', 'sort_order'] as const)
+          expectField(scope, answer, record, field, item[field])
+        expectField(scope, answer, record, 'value_metadata', item.metadata)
+        expectField(scope, answer, record, 'dimension_id', ctx.ids.dimensionId)
+        scope.expect(
+          typeof record['id'] === 'string' && UUID.test(record['id']),
+          mismatch(answer, 'a UUID id', `id ${JSON.stringify(record['id'])}`),
+        )
+        // Whether it is an integer at all is schema.bulk-values' business; here, whether it is now.
+        if (Number.isInteger(record['created_at']))
+          scope.expect(
+            isNow(record['created_at']),
+            mismatch(
+              answer,
+              'created_at: now, in seconds or milliseconds',
+              `created_at ${JSON.stringify(record['created_at'])}`,
+            ),
+          )
+      })
+      scope.expect(records[0]?.['id'] !== records[1]?.['id'], mismatch(answer, 'a different id for each value'))
+    },
+  },
+  {
+    id: 'bulk.duplicates',
+    kind: 'contract',
+    description:
+      'a value already in the dimension, or repeated in the request, is skipped (2xx without it) or rejects the request (409, nothing added)',
+    needs: WRITES,
+    async run(scope) {
+      const { ctx } = scope
+      const [existing, fresh] = [ctx.uniqueValue('duplicate-old'), ctx.uniqueValue('duplicate-new')]
+      if (!addedRecords(scope, await add(scope, [{ value: existing }]), 1)) return
+      const answer = await add(scope, [{ value: existing }, { value: fresh }, { value: fresh }])
+      if (answer.status === 409) return expectRejected(scope, answer, fresh)
+      const records = addedRecords(scope, answer, 1)
+      if (records) expectField(scope, answer, records[0]!, 'value', fresh)
+      if (records && records[0]!['value'] === fresh)
+        ctx.facts.bulkDuplicates = {
+          value: 'skip',
+          source: `${requestLine(answer.request)} answered ${answer.status} with only the new value, once`,
+        }
+    },
+  },
+  {
+    id: 'bulk.all-or-nothing',
+    kind: 'contract',
+    description: 'a bulk add with one invalid item gives 422 and adds none of the valid ones',
+    needs: WRITES,
+    async run(scope) {
+      const kept = scope.ctx.uniqueValue('atomic')
+      const refused = await add(scope, [{ value: kept }, { value: NOT_A_STRING }])
+      if (!expectValidationError(scope, refused, ['body', 'values', 1, 'value'])) return
+      const again = await add(scope, [{ value: kept }])
+      const records = addedRecords(scope, again, 1)
+      if (records) expectField(scope, again, records[0]!, 'value', kept)
+    },
+  },
+]

@@ -1,0 +1,101 @@
+import { listRules } from '../client/api.js'
+import type { Check, CheckScope } from './check.js'
+import { crawl, type Crawl } from '../client/crawl.js'
+import { expectPage, expectValidationError, mismatch } from './expectations.js'
+import { rulesReference } from './reference-sets.js'
+import { rulesPaging, type DetectedRulesPaging } from '../profile/rules-paging.js'
+import { expectConcatenation } from './concatenation.js'
+
+const SMALL_PAGE = 37
+const SMALL_PAGES = 20
+
+/** The policy's rules, or nothing (evidence recorded, or skipped when the policy has none). */
+async function rulesBaseline(
+  scope: CheckScope,
+): Promise<{ reference: Crawl; total: number; paging: DetectedRulesPaging } | undefined> {
+  const paging = await rulesPaging(scope.ctx)
+  if (!paging.namesFound)
+    scope.note(`the paging parameters were not found; assumed "${paging.limit}" and "${paging.offset}"`)
+  const reference = await rulesReference(scope.ctx)
+  if (reference.problem) return void scope.fail(reference.problem)
+  const total = reference.pages[0]?.page.total ?? 0
+  if (total === 0) scope.skip('the policy has no rules: nothing to page through')
+  return { reference, total, paging }
+}
+
+/** Paging of the rules, under the parameter names the server uses. */
+export const rulesPagingChecks: Check[] = [
+  {
+    id: 'paging.rules-concatenation',
+    kind: 'contract',
+    description: `rules pages of ${SMALL_PAGE} hold min(limit, total - offset) rules, keep the total and concatenate to the whole policy`,
+    needs: ['policy'],
+    async run(scope) {
+      const baseline = await rulesBaseline(scope)
+      if (!baseline) return
+      const { ctx } = scope
+      const pages = await crawl(ctx, (offset, limit) => listRules(ctx, baseline.paging, { limit, offset }), {
+        pageSize: SMALL_PAGE,
+        maxPages: SMALL_PAGES,
+      })
+      if (pages.problem) return scope.fail(pages.problem)
+      pages.pages.forEach(({ answer, page }, index) => {
+        const expected = Math.max(0, Math.min(SMALL_PAGE, baseline.total - index * SMALL_PAGE))
+        scope.expect(page.total === baseline.total, mismatch(answer, `total ${baseline.total}`, `total ${page.total}`))
+        scope.expect(
+          page.results.length === expected,
+          mismatch(answer, `${expected} rules`, `${page.results.length} rules`),
+        )
+      })
+      expectConcatenation(scope, baseline.reference, pages, `rules pages of ${SMALL_PAGE}`)
+    },
+  },
+  {
+    id: 'paging.rules-past-end',
+    kind: 'contract',
+    description: 'a rules offset at or past the end gives results [] with the true total',
+    needs: ['policy'],
+    async run(scope) {
+      const baseline = await rulesBaseline(scope)
+      if (!baseline) return
+      for (const offset of [baseline.total, baseline.total + 25]) {
+        const answer = await scope.ctx.send(listRules(scope.ctx, baseline.paging, { limit: 10, offset }))
+        const page = expectPage(scope, answer)
+        if (page)
+          scope.expect(
+            page.results.length === 0 && page.total === baseline.total,
+            mismatch(
+              answer,
+              `results [] and total ${baseline.total}`,
+              `${page.results.length} rules, total ${page.total}`,
+            ),
+          )
+      }
+    },
+  },
+  {
+    id: 'paging.rules-bounds',
+    kind: 'contract',
+    description: 'the rules limit takes 1 to 1000 and the offset 0 or more; values outside give 422 at that parameter',
+    needs: ['policy'],
+    async run(scope) {
+      const baseline = await rulesBaseline(scope)
+      if (!baseline) return
+      const { ctx } = scope
+      const { paging } = baseline
+      for (const limit of [1, 1000]) {
+        const answer = await ctx.send(listRules(ctx, paging, { limit }))
+        const page = expectPage(scope, answer)
+        const expected = Math.min(limit, baseline.total)
+        if (page)
+          scope.expect(
+            page.results.length === expected,
+            mismatch(answer, `${expected} rules`, `${page.results.length} rules`),
+          )
+      }
+      for (const limit of [0, 1001])
+        expectValidationError(scope, await ctx.send(listRules(ctx, paging, { limit })), ['query', paging.limit])
+      expectValidationError(scope, await ctx.send(listRules(ctx, paging, { offset: -1 })), ['query', paging.offset])
+    },
+  },
+]

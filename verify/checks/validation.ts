@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto'
+import { bulkAdd, listPersonas, listRules } from '../client/api.js'
+import { learnBounds, MOCK_BOUNDS } from '../drift/bounds.js'
+import { NOT_A_STRING } from './bulk-probes.js'
+import type { Check } from './check.js'
+import type { VerifyContext } from '../context.js'
+import { expectValidationError, mismatch, type Loc } from './expectations.js'
+import { requestLine, type ApiAnswer } from '../client/http.js'
+import { rulesPaging } from '../profile/rules-paging.js'
+
+/**
+ * Bodies refused in every pydantic generation, and where the 422 must point (an object or a list
+ * where a string is expected; not a number, which pydantic 1 takes as its string). Invalid bodies
+ * add nothing, so these run read-only.
+ */
+const BAD_BODIES: Array<{ body: unknown; loc: Loc }> = [
+  { body: { values: [{ value: NOT_A_STRING }] }, loc: ['body', 'values', 0, 'value'] },
+  { body: { values: 'not a list' }, loc: ['body', 'values'] },
+  { body: {}, loc: ['body', 'values'] },
+  { body: '{"values": [', loc: ['body', 12] },
+]
+
+/** 422 answers to bad input, each pointing at the input at fault. */
+export const validationChecks: Check[] = [
+  {
+    id: 'validation.limit-range',
+    kind: 'contract',
+    description: 'a limit of 0, 101 or "abc" gives 422 with a detail entry at ["query","limit"]',
+    async run(scope) {
+      for (const limit of ['0', '101', 'abc'])
+        expectValidationError(scope, await scope.ctx.send(listPersonas(scope.ctx, { limit })), ['query', 'limit'])
+    },
+  },
+  {
+    id: 'validation.offset-range',
+    kind: 'contract',
+    description: 'an offset of -1 or "abc" gives 422 with a detail entry at ["query","offset"]',
+    async run(scope) {
+      for (const offset of ['-1', 'abc'])
+        expectValidationError(scope, await scope.ctx.send(listPersonas(scope.ctx, { offset })), ['query', 'offset'])
+    },
+  },
+  {
+    id: 'validation.uuid',
+    kind: 'contract',
+    description: 'a malformed team_id or policy_id gives 422 at ["query","team_id"] or ["path","policy_id"]',
+    async run(scope) {
+      const { ctx } = scope
+      const team = await ctx.send(listPersonas(ctx, { team_id: 'not-a-uuid' }))
+      if (expectValidationError(scope, team, ['query', 'team_id'])) recordUuidMessage(ctx, team)
+      const paging = await rulesPaging(ctx)
+      expectValidationError(scope, await ctx.send(listRules(ctx, paging, {}, { policyId: 'not-a-uuid' })), [
+        'path',
+        'policy_id',
+      ])
+    },
+  },
+  {
+    id: 'validation.body',
+    kind: 'contract',
+    description:
+      'a bulk add body that is not {"values": [{"value": <string>, ...}]}, or not JSON, gives 422 pointing at the offending input',
+    needs: ['admin token'],
+    async run(scope) {
+      const { ctx } = scope
+      // An unknown dimension keeps a read-only run read-only even if the server accepted a bad body:
+      // FastAPI validates the body before the endpoint looks the dimension up.
+      const dimension = ctx.options.allowWrites && ctx.ids.dimensionId ? ctx.ids.dimensionId : randomUUID()
+      for (const { body, loc } of BAD_BODIES)
+        expectValidationError(scope, await ctx.send(bulkAdd(dimension, body, ctx.credentials.admin!)), loc)
+    },
+  },
+  {
+    id: 'validation.bulk-limits',
+    kind: 'contract',
+    description: `the bulk add takes what the mock takes: ${MOCK_BOUNDS.bulkMaxItems} values, a value of ${MOCK_BOUNDS.valueMaxLength} characters`,
+    needs: ['admin token'],
+    async run(scope) {
+      const { probes: all } = await learnBounds(scope.ctx)
+      for (const name of ['bulkMaxItems', 'valueMaxLength'] as const) {
+        const probes = all[name]
+        if (!probes) scope.note(`${name}: the probes got no clear answer (neither 404 nor 422)`)
+        else
+          scope.expect(
+            probes.edge.taken,
+            mismatch(probes.edge.answer, 'not a 422: the mock takes it (a server may be more lenient, never stricter)'),
+          )
+      }
+    },
+  },
+]
+
+/** The UUID message tells pydantic 2.12 from 2.13 (`profile.pydantic`). */
+function recordUuidMessage(ctx: VerifyContext, answer: ApiAnswer): void {
+  const entry = (answer.json as { detail: Array<{ loc: unknown; msg: string }> }).detail.find(
+    (item) => JSON.stringify(item.loc) === '["query","team_id"]',
+  )
+  if (entry) ctx.facts.uuidErrorMessage = { message: entry.msg, source: requestLine(answer.request) }
+}

@@ -1,0 +1,184 @@
+import { writeFile } from 'node:fs/promises'
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { DEFAULT_TIMEOUT_MS } from './context.js'
+import { formatPretty, formatReport, REPORT_FORMATS, type ReportFormat } from './reporters/index.js'
+import { runReplay } from './replay/command.js'
+import { verify } from './runner.js'
+import type { Report } from './types.js'
+
+/** Where the command writes and how it ends; the defaults are the process's (tests pass their own). */
+export interface VerifyCommandIo {
+  stdout(text: string): void
+  stderr(text: string): void
+  /** Sets the exit code: 0 nothing failed, 1 a check failed, 2 the run could not happen. */
+  exit(code: number): void
+  /** Colour the pretty report. @default process.stdout.isTTY */
+  color: boolean
+}
+
+interface CommandOptions {
+  baseUrl?: string
+  token?: string
+  teamId?: string
+  policyId?: string
+  otherPolicyId?: string
+  dimensionId?: string
+  adminToken?: string
+  allowWrites?: boolean
+  /** commander files `--no-perm-token` under `permToken` (a `--no-` flag), and defaults it to `true`. */
+  permToken?: string | boolean | null
+  format: ReportFormat
+  replay?: string
+  ref?: string[]
+  roleToken?: string[]
+  out?: string
+  profileOut?: string
+  timeout: number
+}
+
+const positiveInteger = (name: string) => (text: string) => {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1)
+    throw new InvalidArgumentError(`${name} must be a positive integer.`)
+  return Number(text)
+}
+
+const HELP_AFTER = `
+Exit codes: 0 when no check failed, 1 when one did, 2 when the run could not happen (server unreachable,
+a token the server rejects, a required option missing). Only contract checks fail; dialect and choice
+checks report what the server shows and write it into --profile-out.
+With --out, the report in --format goes to the file and the readable one to stdout.
+Tokens can come from the environment instead of the command line (which CI logs may show):
+AGENT_CONSOLE_VERIFY_TOKEN, AGENT_CONSOLE_VERIFY_ADMIN_TOKEN, AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN.
+
+Example:
+  agent-console-mock verify --base-url https://staging.example.com --team-id $TEAM --policy-id $POLICY \\
+    --format junit --out verify.xml --profile-out profile.json
+  agent-console-mock --profile profile.json   # the mock, aligned with what the server showed`
+
+/**
+ * Adds `verify` to a commander program: checks a real server against the contract the mock keeps.
+ * @example registerVerifyCommand(program); await program.parseAsync()
+ */
+export function registerVerifyCommand(program: Command, io: Partial<VerifyCommandIo> = {}): Command {
+  const out = { ...processIo(), ...io }
+  return (
+    program
+      .command('verify')
+      .description(
+        'Check a real server against the contract the mock keeps: schemas, paging, filters, validation, auth, errors, bulk add, profile and drift.',
+      )
+      // Required, but checked in the action: a missing one exits 2 as the README promises (commander would exit 1).
+      .addOption(
+        new Option('--base-url <url>', '(required) the server to check, e.g. https://staging.example.com').env(
+          'AGENT_CONSOLE_VERIFY_BASE_URL',
+        ),
+      )
+      .addOption(
+        new Option('--token <token>', '(required) a team-scoped token with persona:read and policy:read').env(
+          'AGENT_CONSOLE_VERIFY_TOKEN',
+        ),
+      )
+      .option('--team-id <id>', "the token's team (read from its team_id claim, or from its personas, when not given)")
+      .option('--policy-id <id>', 'a policy of that team, for the rules checks')
+      .option('--other-policy-id <id>', 'a policy of another team, for auth.other-team-policy')
+      .option('--dimension-id <id>', 'a dimension to add values to, for the bulk checks')
+      .addOption(
+        new Option('--admin-token <token>', 'a super admin token, for the bulk add checks').env(
+          'AGENT_CONSOLE_VERIFY_ADMIN_TOKEN',
+        ),
+      )
+      .option('--allow-writes', 'add uniquely named values to --dimension-id (read-only otherwise)')
+      .option('--replay <file>', 'replay a recorded contract (GET /__mock/contract) instead of the checks')
+      .option('--ref <name=id...>', 'with --replay: the id a reference of the contract stands for, e.g. "team 1=<id>"')
+      .option(
+        '--role-token <role=token...>',
+        'with --replay: the token of a role of the contract, e.g. persona_reader=...',
+      )
+      .addOption(
+        new Option('--no-perm-token <token>', 'a token without persona:read and policy:read')
+          .env('AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN')
+          .default(null, 'none'),
+      )
+      .addOption(
+        new Option('--format <format>', 'report format (markdown: for a pull-request comment)')
+          .choices(REPORT_FORMATS)
+          .default('pretty'),
+      )
+      .option('--out <file>', 'write the report to this file')
+      .option('--profile-out <file>', 'write the detected profile as a file for agent-console-mock --profile')
+      .option('--timeout <ms>', 'milliseconds each request may take', positiveInteger('--timeout'), DEFAULT_TIMEOUT_MS)
+      .addHelpText('after', HELP_AFTER)
+      .action((options: CommandOptions) => runVerify(options, out))
+  )
+}
+
+const REQUIRED = [
+  ['baseUrl', '--base-url <url> (or AGENT_CONSOLE_VERIFY_BASE_URL)'],
+  ['token', '--token <token> (or AGENT_CONSOLE_VERIFY_TOKEN)'],
+] as const
+
+async function runVerify(options: CommandOptions, io: VerifyCommandIo): Promise<void> {
+  // A replay asks with the tokens of the roles its contract names: --token is one of them, not required.
+  const required = options.replay ? REQUIRED.slice(0, 1) : REQUIRED
+  const missing = required.filter(([name]) => !options[name]).map(([, option]) => option)
+  if (missing.length) {
+    io.stderr(
+      `agent-console-mock verify: missing required option${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}; see --help.\n`,
+    )
+    return io.exit(2)
+  }
+  let report: Report
+  try {
+    report = options.replay ? await replayOf(options) : await verifyOf(options)
+  } catch (error) {
+    io.stderr(`agent-console-mock verify: ${(error as Error).message}\n`)
+    return io.exit(2)
+  }
+  await writeOutputs(report, options, io)
+  io.exit(report.ok ? 0 : 1)
+}
+
+const noPermToken = (options: CommandOptions) => (typeof options.permToken === 'string' ? options.permToken : undefined)
+
+const replayOf = (options: CommandOptions) =>
+  runReplay({
+    ...options,
+    replay: options.replay!,
+    baseUrl: options.baseUrl!,
+    noPermToken: noPermToken(options),
+    allowWrites: options.allowWrites === true,
+  })
+
+function verifyOf(options: CommandOptions): Promise<Report> {
+  return verify({
+    baseUrl: options.baseUrl!,
+    token: options.token!,
+    teamId: options.teamId,
+    policyId: options.policyId,
+    otherPolicyId: options.otherPolicyId,
+    dimensionId: options.dimensionId,
+    adminToken: options.adminToken,
+    allowWrites: options.allowWrites === true,
+    noPermToken: noPermToken(options),
+    timeoutMs: options.timeout,
+  })
+}
+
+async function writeOutputs(report: Report, options: CommandOptions, io: VerifyCommandIo): Promise<void> {
+  if (options.out) {
+    await writeFile(options.out, formatReport(report, options.format))
+    io.stdout(formatPretty(report, { color: io.color }))
+  } else {
+    io.stdout(formatReport(report, options.format, { color: io.color }))
+  }
+  if (options.profileOut) await writeFile(options.profileOut, `${JSON.stringify(report.profile.settings, null, 2)}\n`)
+}
+
+function processIo(): VerifyCommandIo {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    exit: (code) => void (process.exitCode = code),
+    color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+  }
+}

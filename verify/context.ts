@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto'
+import { templateOf, type ErrorSituation, type TextParts } from './profile/error-texts.js'
+import { bearer, ContractClient, requestLine, type ApiAnswer, type ApiRequest, type Credential } from './client/http.js'
+import type { SettingName } from './profile/settings.js'
+import type { DetectedSetting, VerifyOptions } from './types.js'
+
+/** Milliseconds a request may take unless told otherwise: generous for a staging server, short for a hung one. */
+export const DEFAULT_TIMEOUT_MS = 10_000
+/** Milliseconds a whole run may take unless told otherwise (a run against a local server takes well under one second). */
+export const DEFAULT_DEADLINE_MS = 120_000
+
+/** The ids a run works with: given, or discovered. */
+export interface KnownIds {
+  teamId?: string
+  policyId?: string
+  dimensionId?: string
+  otherPolicyId?: string
+}
+
+/** The environment variables a report's curl commands read the tokens from (the command's own). */
+export const TOKEN_VARIABLES = {
+  token: 'AGENT_CONSOLE_VERIFY_TOKEN',
+  admin: 'AGENT_CONSOLE_VERIFY_ADMIN_TOKEN',
+  noPermission: 'AGENT_CONSOLE_VERIFY_NO_PERM_TOKEN',
+} as const
+
+/** What checks saw that other checks (the profile ones) read later. */
+export interface Facts {
+  missingCredentialsStatus?: DetectedSetting
+  bulkAddStatus?: DetectedSetting
+  bulkDuplicates?: DetectedSetting
+  uuidErrorMessage?: { message: string; source: string }
+  /** Every 422 body seen: the entries tell the pydantic generation. */
+  validationErrors: Array<{ entries: unknown[]; source: string }>
+  /** The `detail` text (as a template) and status the server gave in each situation. */
+  errorTexts: Map<ErrorSituation, { detail: string; status: number; source: string }>
+  /** Which defaults a value sent alone got (bulk.defaults). */
+  bulkDefaults?: { summary: string; source: string }
+}
+
+/** What the profile checks found: the settings seen, those that could not be, and the rest observed. */
+export interface ProfileFindings {
+  detected: Partial<Record<SettingName, DetectedSetting>>
+  undetermined: Partial<Record<SettingName, string>>
+  observations: Record<string, string>
+}
+
+/** The credentials of a run, each labelled by its role (reports never show a token). */
+export interface Credentials {
+  token: Credential
+  admin?: Credential
+  noPermission?: Credential
+}
+
+/**
+ * Everything the checks of one run share: the client, the credentials, the ids, the facts,
+ * and answers worth computing once (a crawl, the server's OpenAPI document).
+ */
+export class VerifyContext {
+  readonly client: ContractClient
+  readonly credentials: Credentials
+  readonly ids: KnownIds
+  readonly facts: Facts = { errorTexts: new Map(), validationErrors: [] }
+  readonly profile: ProfileFindings = { detected: {}, undetermined: {}, observations: {} }
+  /** Distinguishes the values this run adds from every other run's. */
+  readonly runId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
+  readonly #deadline: number
+  readonly #memo = new Map<string, Promise<unknown>>()
+
+  constructor(readonly options: VerifyOptions) {
+    this.client = new ContractClient(options.baseUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+    this.credentials = {
+      token: bearer('token', options.token, TOKEN_VARIABLES.token),
+      admin: options.adminToken ? bearer('admin token', options.adminToken, TOKEN_VARIABLES.admin) : undefined,
+      noPermission: options.noPermToken
+        ? bearer('no-permission token', options.noPermToken, TOKEN_VARIABLES.noPermission)
+        : undefined,
+    }
+    this.ids = {
+      teamId: options.teamId,
+      policyId: options.policyId,
+      dimensionId: options.dimensionId,
+      otherPolicyId: options.otherPolicyId,
+    }
+    this.#deadline = Date.now() + (options.deadlineMs ?? DEFAULT_DEADLINE_MS)
+  }
+
+  send(request: ApiRequest): Promise<ApiAnswer> {
+    return this.client.send(request)
+  }
+
+  /** Computes a value once per run (concurrent callers share the promise). */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    let value = this.#memo.get(key) as Promise<T> | undefined
+    if (!value) this.#memo.set(key, (value = compute()))
+    return value
+  }
+
+  get pastDeadline(): boolean {
+    return Date.now() > this.#deadline
+  }
+
+  /** A value name no other run uses: `agent-console-mock-verify-<run id>-<name>`. */
+  uniqueValue(name: string): string {
+    return `agent-console-mock-verify-${this.runId}-${name}`
+  }
+
+  /** Records the `detail` text of an error answer (the first one per situation), for the error texts. */
+  recordErrorText(situation: ErrorSituation, answer: ApiAnswer, parts?: TextParts): void {
+    const detail = (answer.json as { detail?: unknown } | undefined)?.detail
+    if (typeof detail !== 'string' || this.facts.errorTexts.has(situation)) return
+    this.facts.errorTexts.set(situation, {
+      detail: templateOf(detail, parts),
+      status: answer.status,
+      source: requestLine(answer.request),
+    })
+  }
+
+  /** Records the entries of a 422 body, for the pydantic generation. */
+  recordValidationError(answer: ApiAnswer): void {
+    const detail = (answer.json as { detail?: unknown } | undefined)?.detail
+    if (answer.status === 422 && Array.isArray(detail))
+      this.facts.validationErrors.push({ entries: detail, source: requestLine(answer.request) })
+  }
+}

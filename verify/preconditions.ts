@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto'
+import { bulkAdd, listPersonas } from './client/api.js'
+import type { VerifyContext } from './context.js'
+import type { ApiAnswer, Credential } from './client/http.js'
+
+/**
+ * What must hold before any verdict: the server accepts the tokens it was given. A token it
+ * rejects (expired, signed with another secret, scoped to another team) would turn every check
+ * into a false failure, so the run stops with one sentence instead (the command exits 2).
+ */
+export class PreconditionError extends Error {
+  override readonly name = 'PreconditionError'
+}
+
+/** The claims of a JWT, read without checking its signature: only to explain a refusal. */
+export interface UnverifiedClaims {
+  team_id?: unknown
+  exp?: unknown
+  is_super_admin?: unknown
+}
+
+export function unverifiedClaims(token: string): UnverifiedClaims | undefined {
+  const payload = token.split('.')[1]
+  if (!payload) return undefined
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
+    return typeof claims === 'object' && claims !== null ? (claims as UnverifiedClaims) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Asks once with each token given; throws PreconditionError when the server rejects one. */
+export async function checkPreconditions(ctx: VerifyContext): Promise<void> {
+  const { options, credentials, ids } = ctx
+  const reader = await ctx.send(listPersonas(ctx, { limit: 1 }))
+  if (reader.status === 401) throw rejected('--token', options.token, reader)
+  const refused = reader.status === 403 || (reader.status === 404 && detailOf(reader) !== 'Not Found')
+  if (refused) {
+    const team = ids.teamId ? ` for team ${ids.teamId}` : ''
+    const scoped = unverifiedClaims(options.token)?.team_id
+    const hint =
+      ids.teamId && typeof scoped === 'string' && scoped !== ids.teamId ? `: the token is scoped to team ${scoped}` : ''
+    const needed = `a token${ids.teamId ? ' of that team' : ''} with persona:read and policy:read`
+    throw new PreconditionError(
+      `The server refuses --token${team} (${answerText(reader)})${hint}; verify needs ${needed}.`,
+    )
+  }
+  if (credentials.admin && options.adminToken) await checkAdmin(ctx, credentials.admin, options.adminToken)
+  if (credentials.noPermission && options.noPermToken) {
+    const answer = await ctx.send(listPersonas(ctx, { limit: 1 }, credentials.noPermission))
+    if (answer.status === 401) throw rejected('--no-perm-token', options.noPermToken, answer)
+  }
+}
+
+/** A bulk add of nothing to a dimension that does not exist: a super admin gets past the refusal. */
+async function checkAdmin(ctx: VerifyContext, admin: Credential, token: string): Promise<void> {
+  const answer = await ctx.send(bulkAdd(randomUUID(), { values: [] }, admin))
+  if (answer.status === 401) throw rejected('--admin-token', token, answer)
+  if (answer.status === 403)
+    throw new PreconditionError(
+      `The server does not take --admin-token as a super admin (${answerText(answer)} to a bulk add).`,
+    )
+}
+
+function rejected(option: string, token: string, answer: ApiAnswer): PreconditionError {
+  const exp = unverifiedClaims(token)?.exp
+  const why =
+    typeof exp === 'number' && exp * 1000 < Date.now()
+      ? `it expired on ${new Date(exp * 1000).toISOString()}`
+      : unverifiedClaims(token)
+        ? "it is probably signed with another secret than the server's"
+        : 'it is not a JWT'
+  return new PreconditionError(`The server rejects ${option} (${answerText(answer)}): ${why}.`)
+}
+
+function detailOf(answer: ApiAnswer): unknown {
+  return (answer.json as { detail?: unknown } | undefined)?.detail
+}
+
+function answerText(answer: ApiAnswer): string {
+  const detail = detailOf(answer)
+  return `${answer.status}${typeof detail === 'string' ? ` ${JSON.stringify(detail)}` : ''}`
+}
