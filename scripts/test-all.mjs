@@ -3,7 +3,7 @@
  * `npm test`: runs every tier in turn, whatever an earlier one did, then prints one line per tier
  * and the closing line `N passed, N failed`; exits 1 when a tier failed.
  *
- *   node scripts/test-all.mjs                      typecheck, lint, unit, node, browser, e2e
+ *   node scripts/test-all.mjs                      typecheck, lint, unit, node, process, browser, e2e
  *   node scripts/test-all.mjs unit node            only these tiers (npm scripts test:<tier>, or typecheck)
  *   node scripts/test-all.mjs unit node --label "msw 2.12.0"   names them "unit (msw 2.12.0)", ...
  *   node scripts/test-all.mjs --summary <file>     runs nothing: the summary of the results recorded in <file>
@@ -19,6 +19,7 @@ const TIERS = {
   lint: 'lint',
   unit: 'test:unit',
   node: 'test:node',
+  process: 'test:process',
   browser: 'test:browser',
   e2e: 'test:e2e',
 }

@@ -2,13 +2,24 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 /**
- * Two tiers, as vitest projects (`vitest run --project unit|node`; `npm test` runs both):
- * - `unit`: test/unit, pure functions: no servers, no build.
- * - `node`: everything else under test/ (node, server, cli, contract, reliability), which
- *   starts mocks and servers and runs the built CLI, so it builds dist/ first (global setup,
- *   incremental: a no-op when nothing changed).
+ * Three tiers, as vitest projects (`vitest run --project unit|node|process`):
+ * - `unit`: test/unit, pure functions: no servers.
+ * - `node`: the mock in this process: the API, the hosts (setupServer, the Express app on a
+ *   loopback port, Vite), the verifier against an in-process mock. The msw matrix runs this tier.
+ * - `process`: what runs other processes: the built CLI, real FastAPI (Debian's Python), npm
+ *   pack and a consumer app, kill -9 and disk faults, and the reliability suite.
+ * `node` and `process` build dist/ first (global setup: esbuild, well under a second).
  * test/browser runs in Chromium, in its own config (test/vitest.browser.config.ts, `npm run test:browser`).
  */
+const PROCESS_TESTS = [
+  'test/cli/**/*.test.ts',
+  'test/consumer/**/*.test.ts',
+  'test/fastapi/**/*.test.ts',
+  'test/reliability/**/*.test.ts',
+  'test/contract/command.test.ts',
+  'test/contract/preconditions.test.ts',
+  'test/node/determinism.test.ts',
+]
 export default defineConfig({
   // The project's root, not this folder: paths below (and the `source` exports) are read from there.
   root: fileURLToPath(new URL('..', import.meta.url)),
@@ -28,9 +39,13 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**', 'test/browser/**', '**/node_modules/**'],
+          exclude: ['test/unit/**', 'test/browser/**', 'test/e2e/**', ...PROCESS_TESTS, '**/node_modules/**'],
           globalSetup: ['test/global-setup.ts'],
         },
+      },
+      {
+        extends: true,
+        test: { name: 'process', include: PROCESS_TESTS, globalSetup: ['test/global-setup.ts'] },
       },
     ],
   },
