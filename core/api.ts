@@ -107,8 +107,11 @@ async function answer(
   }
 }
 
-/** Answers a fault put in place of the operation's: what a test arranged, not what the API answers. */
-const faulted = new WeakSet<Response>()
+/**
+ * Marks the answers a fault put in place of the operation's: what a test arranged, not what the API answers.
+ * A weak set, so the mark goes with the answer once it is sent.
+ */
+const faultAnswers = new WeakSet<Response>()
 
 /**
  * Whether the answer is the API's own, for the recorded contract: not a fault's, an override's, nor one
@@ -116,7 +119,7 @@ const faulted = new WeakSet<Response>()
  */
 function isRecordable(operation: OperationName, response: Response, view: ScenarioView, instance: MockInstance) {
   const effects = view.effects
-  if (response.type === 'error' || faulted.has(response) || instance.overrides.has(operation)) return false
+  if (response.type === 'error' || faultAnswers.has(response) || instance.overrides.has(operation)) return false
   return !effects || (!effects.overrides[operation]?.length && effects.claims.length === 0 && !effects.profile)
 }
 
@@ -132,7 +135,7 @@ async function faultOf(
   if (fault.outcome === 'drop') return Response.error()
   if (fault.outcome === 'answer') return undefined
   const answer = httpError(fault.outcome.status, statusPhrase(fault.outcome.status))
-  faulted.add(answer)
+  faultAnswers.add(answer)
   return answer
 }
 
