@@ -4,7 +4,6 @@ import type { WorldOptions } from '../factories/world.js'
 import { createHandlers } from '../handlers/index.js'
 import { MockHandle, seedInstance, type MockOptions } from '../core/instance/handle.js'
 import type { MockInstance } from '../core/instance/instance.js'
-import { clearOverrides } from '../core/overrides/index.js'
 import { parseScenarioNames } from '../core/scenarios/index.js'
 import { resetWithScenarios } from '../core/scenarios/effects.js'
 import { persistInLocalStorage } from './persistence.js'
@@ -67,7 +66,7 @@ export class MockWorker extends MockHandle {
   /** Drops the handlers added with `use` and the overrides set with `override`. */
   readonly resetHandlers = (): void => {
     this.worker.resetHandlers()
-    clearOverrides(this.instance)
+    this.instance.overrides.clear()
   }
   readonly stop = (): void => this.worker.stop()
 }

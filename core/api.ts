@@ -5,7 +5,6 @@ import type { Route, RouteResult } from '../fastapi/http/router.js'
 import { statusPhrase } from '../fastapi/http/status-phrases.js'
 import type { MockInstance } from './instance/instance.js'
 import type { Operation } from './operation.js'
-import { hasOverride, overrideHook } from './overrides/index.js'
 import { answerWithOverrides, claimsOf, profileOf, scenarioView, type ScenarioView } from './scenarios/effects.js'
 import { SCENARIO_HEADER, UnknownScenarioError } from './scenarios/index.js'
 import { redirectLocation } from '../fastapi/python/url-quote.js'
@@ -95,7 +94,7 @@ async function answer(
             return claims && claimsOf(claims, effects)
           },
           now,
-          intercept: overrideHook(instance, name, { world, request, profile }),
+          intercept: instance.overrides.hook(name, { world, request, profile }),
         }),
       )
     }
@@ -108,8 +107,11 @@ async function answer(
   }
 }
 
-/** Answers a fault put in place of the operation's: what a test arranged, not what the API answers. */
-const faulted = new WeakSet<Response>()
+/**
+ * Marks the answers a fault put in place of the operation's: what a test arranged, not what the API answers.
+ * A weak set, so the mark goes with the answer once it is sent.
+ */
+const faultAnswers = new WeakSet<Response>()
 
 /**
  * Whether the answer is the API's own, for the recorded contract: not a fault's, an override's, nor one
@@ -117,7 +119,7 @@ const faulted = new WeakSet<Response>()
  */
 function isRecordable(operation: OperationName, response: Response, view: ScenarioView, instance: MockInstance) {
   const effects = view.effects
-  if (response.type === 'error' || faulted.has(response) || hasOverride(instance, operation)) return false
+  if (response.type === 'error' || faultAnswers.has(response) || instance.overrides.has(operation)) return false
   return !effects || (!effects.overrides[operation]?.length && effects.claims.length === 0 && !effects.profile)
 }
 
@@ -133,7 +135,7 @@ async function faultOf(
   if (fault.outcome === 'drop') return Response.error()
   if (fault.outcome === 'answer') return undefined
   const answer = httpError(fault.outcome.status, statusPhrase(fault.outcome.status))
-  faulted.add(answer)
+  faultAnswers.add(answer)
   return answer
 }
 

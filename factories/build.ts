@@ -57,7 +57,8 @@ const FACTORY_STREAM = 6
 export class RecordFactory {
   #world: World | undefined
   #count = 0
-  readonly #ids = new WeakMap<object, { version: unknown; ids: StoredIds }>()
+  /** The ids each collection held at a version; keyed weakly, so a replaced world's collections go with it. */
+  readonly #storedIdsCache = new WeakMap<object, { version: unknown; ids: StoredIds }>()
 
   constructor(private readonly source: RecordSource) {}
 
@@ -97,7 +98,7 @@ export class RecordFactory {
     return world.exclusive(async () => {
       const records = this.#plan(world, collection, overrides, true)
       const stored = (await world[collection].createAll(records as never[])) as Array<StoredRecordOf<Name>>
-      const known = this.#ids.get(world[collection])
+      const known = this.#storedIdsCache.get(world[collection])
       if (known) {
         for (const record of stored) known.ids.add(record.id)
         known.version = world[collection].version
@@ -199,10 +200,10 @@ export class RecordFactory {
   /** The ids a collection holds, kept from one create to the next while nothing else changed it. */
   #idsOf(world: World, collection: RecordCollection): StoredIds {
     const records = world[collection]
-    let known = this.#ids.get(records)
+    let known = this.#storedIdsCache.get(records)
     if (!known || known.version !== records.version) {
       known = { version: records.version, ids: new StoredIds(() => records.all()) }
-      this.#ids.set(records, known)
+      this.#storedIdsCache.set(records, known)
     }
     return known.ids
   }

@@ -23,6 +23,8 @@ interface Identity {
   give<T extends object>(value: T, key: string): T
 }
 
+// Per collection, keyed weakly so a dropped world's collections go: the identity its first create gave
+// (null: none found, so every record goes through create), and the path its last bulk store took.
 const identities = new WeakMap<AnyCollection, Identity | null>()
 const lastPaths = new WeakMap<AnyCollection, 'fast' | 'create'>()
 let bulkKeys = 0

@@ -102,7 +102,8 @@ export function queryPersonas(team: TeamPersonas | undefined, filter: PersonaFil
  */
 const REMEMBERED_FILTERS = 16
 const REMEMBERED_FILTER_LENGTH = 1024
-const remembered = new WeakMap<TeamPersonas, Map<string, Int32Array>>()
+/** Keyed weakly by the team's index: a rebuilt index starts with none, and the old one's go with it. */
+const rememberedFiltersCache = new WeakMap<TeamPersonas, Map<string, Int32Array>>()
 
 /** The positions of the personas matching `filter`, in list order; undefined when nothing filters. */
 function matchingPositions(team: TeamPersonas, filter: PersonaFilter): Int32Array | undefined {
@@ -115,8 +116,8 @@ function matchingPositions(team: TeamPersonas, filter: PersonaFilter): Int32Arra
   ])
   // A filter as long as a query string may be (a megabyte of search text) is not kept.
   if (key.length > REMEMBERED_FILTER_LENGTH) return scan(team, criteria)
-  let byFilter = remembered.get(team)
-  if (!byFilter) remembered.set(team, (byFilter = new Map()))
+  let byFilter = rememberedFiltersCache.get(team)
+  if (!byFilter) rememberedFiltersCache.set(team, (byFilter = new Map()))
   let matches = byFilter.get(key)
   if (matches) byFilter.delete(key)
   else matches = scan(team, criteria)

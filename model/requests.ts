@@ -13,10 +13,11 @@ import { DEFAULT_PROFILE, type Profile } from './profile.js'
 
 /** One schema per profile object (profiles are resolved once and kept). */
 function perProfile<T>(build: (profile: Profile) => T): (profile: Profile) => T {
-  const built = new WeakMap<Profile, T>()
+  // Keyed weakly: a profile nobody answers with any more takes its schema with it.
+  const schemaCache = new WeakMap<Profile, T>()
   return (profile) => {
-    let schema = built.get(profile)
-    if (schema === undefined) built.set(profile, (schema = build(profile)))
+    let schema = schemaCache.get(profile)
+    if (schema === undefined) schemaCache.set(profile, (schema = build(profile)))
     return schema
   }
 }

@@ -3,7 +3,6 @@ import { setupServer, type SetupServer } from 'msw/node'
 import { createHandlers } from '../handlers/index.js'
 import { MockHandle, seedInstance, type MockOptions } from '../core/instance/handle.js'
 import type { MockInstance } from '../core/instance/instance.js'
-import { clearOverrides } from '../core/overrides/index.js'
 
 export interface MockServerOptions extends MockOptions {
   /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
@@ -54,7 +53,7 @@ export class MockServer extends MockHandle {
   /** Drops the handlers added with `use` and the overrides set with `override`. */
   readonly resetHandlers = (): void => {
     this.server.resetHandlers()
-    clearOverrides(this.instance)
+    this.instance.overrides.clear()
   }
 
   /** Stops intercepting requests. */

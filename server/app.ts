@@ -10,7 +10,7 @@ import { Snapshots } from '../core/instance/snapshots.js'
 import { DEFAULT_SESSION_LIMIT, Sessions } from '../core/instance/sessions.js'
 import type { Profile, ProfileOptions } from '../model/profile.js'
 import { scenarioRegistry } from '../core/instance/handle.js'
-import { selectScenarios, setStartScenarios } from '../core/scenarios/effects.js'
+import { selectScenarios } from '../core/scenarios/effects.js'
 import type { Scenario } from '../core/scenarios/index.js'
 import { handlersOf } from '../handlers/index.js'
 import { serveDocsAssets } from './docs.js'
@@ -81,7 +81,7 @@ export async function createMockApp(options: AppOptions = {}): Promise<MockApp> 
   /** A seeded instance with the start scenarios applied (for the default world, and each new session). */
   const seeded = async (worldOptions: InstanceOptions) => {
     const instance = await MockInstance.create({ ...options, ...worldOptions, budget, snapshots })
-    setStartScenarios(instance, startScenarios)
+    instance.scenarios.atStart = startScenarios
     if (startScenarios.length > 0) await selectScenarios(instance, startScenarios, instance.worldOptions)
     return instance
   }

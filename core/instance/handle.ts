@@ -11,8 +11,7 @@ import type { RecordedContract } from '../../verify/recording/format.js'
 import type { PactFile } from '../../verify/recording/pact.js'
 import type { OperationName } from '../../model/api/routes.js'
 import type { OperationOverride } from '../overrides/types.js'
-import { setOverride } from '../overrides/index.js'
-import { effectsOf, resetWithScenarios, selectScenarios, setStartScenarios } from '../scenarios/effects.js'
+import { resetWithScenarios, selectScenarios } from '../scenarios/effects.js'
 import { ScenarioRegistry, type Scenario } from '../scenarios/index.js'
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin.js'
 
@@ -98,7 +97,7 @@ export class MockHandle {
    * @example mock.override('list_personas', (req) => ({ body: { results: [], total: req.query.limit } }))
    */
   readonly override = <Op extends OperationName>(operation: Op, override: OperationOverride<Op>): void =>
-    setOverride(this.instance, operation, override)
+    this.instance.overrides.set(operation, override)
 
   /**
    * Keeps the world as it is now under `name`, to come back to with {@link restore} (or, on a
@@ -133,7 +132,7 @@ export class MockHandle {
 
   /** The scenarios selected now, in the order applied. */
   get scenario(): readonly string[] {
-    return effectsOf(this.instance)?.names ?? []
+    return this.instance.scenarios.names
   }
 }
 
@@ -153,7 +152,7 @@ export async function seedInstance(options: MockOptions): Promise<MockInstance> 
     personasPerTeam: options.personasPerTeam,
     jwtSecret: options.jwtSecret,
   })
-  setStartScenarios(instance, scenarios)
+  instance.scenarios.atStart = scenarios
   if (scenarios.length > 0) await selectScenarios(instance, scenarios, instance.worldOptions)
   return instance
 }

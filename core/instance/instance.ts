@@ -8,6 +8,8 @@ import { Clock } from './clock.js'
 import { Faults } from './faults.js'
 import { Journal } from '../journal/journal.js'
 import { ContractRecorder } from '../journal/recorder.js'
+import { OperationOverrides } from '../overrides/index.js'
+import { ScenarioSelection } from '../scenarios/selection.js'
 import { worldBytes, type MemoryBudget } from './memory-budget.js'
 import { type Snapshot, Snapshots } from './snapshots.js'
 import { serializeState, type WorldState } from '../../model/state/index.js'
@@ -33,31 +35,47 @@ export interface Generation {
 }
 
 /**
- * One mock backend: a world, the fixtures for it, its faults and its request journal.
+ * One mock backend: a world, the fixtures for it, and what is arranged on top of it (faults, typed
+ * overrides, selected scenarios, the clock), with its request journal and recorded contract.
  * A reset or an import builds the new world completely before swapping it in, so a
  * request never sees a half-seeded world (it keeps the world it started with).
  */
 export class MockInstance {
+  /** Latency, errors and dropped connections in place of the API's answers; a reset clears them. */
   readonly faults = new Faults()
   /** This instance's time: new records' timestamps, token expiry. A reset sets it back to real time. */
   readonly clock = new Clock()
+  /**
+   * Typed overrides, by operation (`mock.override`, `PUT /__mock/overrides/{operation}`). A reset of the
+   * world keeps them; `resetHandlers()` and `DELETE /__mock/overrides` drop them.
+   */
+  readonly overrides = new OperationOverrides()
+  /** The scenarios selected now and those a reset selects again (core/scenarios/effects.ts applies them). */
+  readonly scenarios = new ScenarioSelection()
   /** Valid records of the current world: `records.builders`, `records.creators`, `create`, `delete`. */
   readonly records = new RecordFactory(this)
+  /** The recent requests answered, oldest first, for a test to assert on (`GET /__mock/requests`); a reset keeps it. */
   readonly journal: Journal
   /** The distinct interactions answered, for a recorded contract (`GET /__mock/contract`). */
   readonly recorder = new ContractRecorder()
   /** Named snapshots of worlds, shared with the other instances of the same mock. */
   readonly snapshots: Snapshots
+  /** The world the API answers from now: a fork of a seeded base, an imported world or a restored snapshot's. */
   #world: World
+  /** Ids of the current world's seeded records, and ready tokens signed with this instance's secret. */
   #fixtures: Fixtures
+  /** The seed and size the current world was built with. */
   #options: Required<WorldOptions>
+  /** Counts the worlds swapped in or brought back, so that {@link stateVersion} changes with each. */
   #generation = 0
+  /** Told of every world swapped in (see {@link onSwap}). */
   readonly #swapListeners: Array<(previous: Generation) => void> = []
 
   private constructor(
     world: World,
     fixtures: Fixtures,
     options: Required<WorldOptions>,
+    /** What it was created with: the secret, the journal's size, the memory budget, the snapshots. */
     private readonly settings: InstanceOptions,
   ) {
     this.#world = world

@@ -112,11 +112,12 @@ function notFoundText(operation: OperationName, profile: Profile): string {
  */
 function asOnTheWire(profile: Profile): Profile {
   if (profile.timestampUnit === 's') return profile
-  let wire = wireProfiles.get(profile)
-  if (!wire) wireProfiles.set(profile, (wire = { ...profile, timestampUnit: 's' }))
+  let wire = wireProfileCache.get(profile)
+  if (!wire) wireProfileCache.set(profile, (wire = { ...profile, timestampUnit: 's' }))
   return wire
 }
-const wireProfiles = new WeakMap<Profile, Profile>()
+/** Each profile's copy for override bodies; keyed weakly, so a profile nobody answers with goes with its copy. */
+const wireProfileCache = new WeakMap<Profile, Profile>()
 
 function errorBodyProblems(body: unknown): string[] {
   const detail = (body as { detail?: unknown } | null)?.detail

@@ -3,7 +3,6 @@ import { OPERATION_NAMES, type OperationName } from '../../model/api/routes.js'
 import type { Profile } from '../../model/profile.js'
 import type { World } from '../../model/world.js'
 import { PyDict, PyFloat } from '../../fastapi/python/value.js'
-import type { MockInstance } from '../instance/instance.js'
 import { InvalidOverrideError, prepareAnswer, type PreparedAnswer } from './answer.js'
 import type { OperationOverride, OverrideFunction } from './types.js'
 
@@ -13,58 +12,77 @@ type Entry =
   | { kind: 'function'; run: OverrideFunction<OperationName>; listed: unknown }
 
 /**
- * The overrides of each instance (a Node mock, a page's worker, a Playwright test's world, a session of the
- * standalone server), by operation: one each, the last set wins. They belong to the instance, not to its
+ * The typed overrides of one instance (a Node mock, a page's worker, a Playwright test's world, a session of
+ * the standalone server), by operation: one each, the last set wins. They belong to the instance, not to its
  * world: a reset of the world keeps them, `resetHandlers()` and `DELETE /__mock/overrides` drop them.
  */
-const overrides = new WeakMap<MockInstance, Map<OperationName, Entry>>()
+export class OperationOverrides {
+  /** The override of each overridden operation. */
+  readonly #byOperation = new Map<OperationName, Entry>()
 
-/**
- * Answers `operation` with `override` on this instance from now on, after authentication and validation.
- * A status and body or an error shape is checked at once; a function's result, per request (one FastAPI
- * could not answer is a 500, as its response validation gives, and is reported).
- * @throws InvalidOverrideError for an unknown operation, or a status or body the operation cannot answer
- */
-export function setOverride<Op extends OperationName>(
-  instance: MockInstance,
-  operation: Op,
-  override: OperationOverride<Op>,
-): void {
-  if (!(OPERATION_NAMES as readonly string[]).includes(operation))
-    throw new InvalidOverrideError(String(operation), [`no such operation; known: ${OPERATION_NAMES.join(', ')}`])
-  const entry: Entry =
-    typeof override === 'function'
-      ? {
-          kind: 'function',
-          run: override as unknown as OverrideFunction<OperationName>,
-          listed: { function: override.name || 'anonymous' },
-        }
-      : { kind: 'answer', answer: prepareAnswer(operation, override), listed: override }
-  let byOperation = overrides.get(instance)
-  if (!byOperation) overrides.set(instance, (byOperation = new Map()))
-  byOperation.set(operation, entry)
+  /**
+   * Answers `operation` with `override` from now on, after authentication and validation.
+   * A status and body or an error shape is checked at once; a function's result, per request (one FastAPI
+   * could not answer is a 500, as its response validation gives, and is reported).
+   * @throws InvalidOverrideError for an unknown operation, or a status or body the operation cannot answer
+   */
+  set<Op extends OperationName>(operation: Op, override: OperationOverride<Op>): void {
+    if (!(OPERATION_NAMES as readonly string[]).includes(operation))
+      throw new InvalidOverrideError(String(operation), [`no such operation; known: ${OPERATION_NAMES.join(', ')}`])
+    this.#byOperation.set(operation, entryOf(operation, override))
+  }
+
+  /** Drops the override of `operation`, or all of them; whether one was set. */
+  clear(operation?: OperationName): boolean {
+    if (operation !== undefined) return this.#byOperation.delete(operation)
+    const had = this.#byOperation.size > 0
+    this.#byOperation.clear()
+    return had
+  }
+
+  /** Whether the operation is answered by a typed override. */
+  has(operation: OperationName): boolean {
+    return this.#byOperation.has(operation)
+  }
+
+  /** The overrides as JSON: what was set (a function as `{"function": name}`), by operation. */
+  list(): Record<string, unknown> {
+    return Object.fromEntries(
+      OPERATION_NAMES.flatMap((name) => {
+        const entry = this.#byOperation.get(name)
+        return entry ? [[name, entry.listed]] : []
+      }),
+    )
+  }
+
+  /**
+   * The operation's `intercept` for one request: the override's answer in place of the operation's,
+   * given the request as parsed; `undefined` when the operation has none.
+   */
+  hook(
+    operation: OperationName,
+    { world, request, profile }: { world: World; request: Request; profile: Profile },
+  ): ((parsed: Parsed) => Promise<Response>) | undefined {
+    const entry = this.#byOperation.get(operation)
+    if (!entry) return undefined
+    if (entry.kind === 'answer') return async () => entry.answer(profile)
+    return async (parsed) => {
+      const { query, params, body } = plain(parsed) as Omit<Parsed, 'claims'>
+      const result = await entry.run({ query, params, body, claims: parsed.claims, world, request } as never)
+      return prepareAnswer(operation, result)(profile)
+    }
+  }
 }
 
-/** Drops the instance's override of `operation`, or all of them; whether one was set. */
-export function clearOverrides(instance: MockInstance, operation?: OperationName): boolean {
-  const byOperation = overrides.get(instance)
-  if (!byOperation) return false
-  if (operation !== undefined) return byOperation.delete(operation)
-  const had = byOperation.size > 0
-  byOperation.clear()
-  return had
-}
-
-/** The instance's overrides as JSON: what was set (a function as `{"function": name}`), by operation. */
-export function listOverrides(instance: MockInstance): Record<string, unknown> {
-  const byOperation = overrides.get(instance) ?? new Map<OperationName, Entry>()
-  return Object.fromEntries(
-    OPERATION_NAMES.flatMap((name) => {
-      const entry = byOperation.get(name)
-      return entry ? [[name, entry.listed]] : []
-    }),
-  )
-}
+/** A function kept to run per request; a status and body or an error shape prepared once. */
+const entryOf = <Op extends OperationName>(operation: Op, override: OperationOverride<Op>): Entry =>
+  typeof override === 'function'
+    ? {
+        kind: 'function',
+        run: override as unknown as OverrideFunction<OperationName>,
+        listed: { function: override.name || 'anonymous' },
+      }
+    : { kind: 'answer', answer: prepareAnswer(operation, override), listed: override }
 
 /** What an operation has parsed of a request (core/operation.ts's `ParsedRequest`). */
 interface Parsed {
@@ -72,29 +90,6 @@ interface Parsed {
   params: Record<string, unknown>
   body: unknown
   claims: Claims
-}
-
-/** Whether the operation is answered by a typed override in this instance. */
-export const hasOverride = (instance: MockInstance, operation: OperationName): boolean =>
-  overrides.get(instance)?.has(operation) === true
-
-/**
- * The operation's `intercept` for one request: the override's answer in place of the operation's,
- * given the request as parsed; `undefined` when the instance has none for the operation.
- */
-export function overrideHook(
-  instance: MockInstance,
-  operation: OperationName,
-  { world, request, profile }: { world: World; request: Request; profile: Profile },
-): ((parsed: Parsed) => Promise<Response>) | undefined {
-  const entry = overrides.get(instance)?.get(operation)
-  if (!entry) return undefined
-  if (entry.kind === 'answer') return async () => entry.answer(profile)
-  return async (parsed) => {
-    const { query, params, body } = plain(parsed) as Omit<Parsed, 'claims'>
-    const result = await entry.run({ query, params, body, claims: parsed.claims, world, request } as never)
-    return prepareAnswer(operation, result)(profile)
-  }
 }
 
 /** Validated values as JavaScript holds JSON: Python's ints as numbers, floats and dicts unwrapped. */

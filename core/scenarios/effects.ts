@@ -9,14 +9,7 @@ import { Clock } from '../instance/clock.js'
 import { Faults, FaultsConfig } from '../instance/faults.js'
 import { MockInstance } from '../instance/instance.js'
 import type { ScenarioOverride, Scenario, ScenarioContext } from './index.js'
-
-/** What scenarios leave besides data, faults and the clock: their names, profile settings, overrides, claims. */
-export interface ScenarioEffects {
-  readonly names: readonly string[]
-  profile: ProfileOptions | undefined
-  readonly overrides: Partial<Record<OperationName, ScenarioOverride[]>>
-  readonly claims: Array<(claims: Claims) => Claims>
-}
+import type { ScenarioEffects } from './selection.js'
 
 /** What a request is answered with: the world, clock and faults, and the scenarios' effects. */
 export interface ScenarioView {
@@ -26,17 +19,6 @@ export interface ScenarioView {
   fixtures: Fixtures
   effects: ScenarioEffects | undefined
 }
-
-const selected = new WeakMap<MockInstance, ScenarioEffects>()
-/** What each instance returns to on a reset: the scenarios selected at start (`--scenario`, a host's option). */
-const configured = new WeakMap<MockInstance, readonly Scenario[]>()
-
-/** The scenarios selected for an instance (its session), if any. */
-export const effectsOf = (instance: MockInstance): ScenarioEffects | undefined => selected.get(instance)
-
-/** Names the scenarios a reset of this instance applies again (those selected at start). */
-export const setStartScenarios = (instance: MockInstance, scenarios: readonly Scenario[]): void =>
-  void configured.set(instance, scenarios)
 
 /**
  * Selects scenarios for an instance: a freshly seeded world of `world`'s seed and size, faults
@@ -48,7 +30,7 @@ export async function selectScenarios(
   scenarios: readonly Scenario[],
   world: WorldOptions,
 ): Promise<void> {
-  selected.delete(instance)
+  instance.scenarios.selected = undefined
   await instance.reset(world)
   if (scenarios.length === 0) return
   const effects = newEffects(scenarios)
@@ -67,12 +49,12 @@ export async function selectScenarios(
   )
   for (const scenario of scenarios) await scenario.apply(context)
   checkProfile(effects)
-  selected.set(instance, effects)
+  instance.scenarios.selected = effects
 }
 
 /** A reset to `world`'s seed and size, with the scenarios the instance started with applied again. */
 export const resetWithScenarios = (instance: MockInstance, world: WorldOptions): Promise<void> =>
-  selectScenarios(instance, configured.get(instance) ?? [], world)
+  selectScenarios(instance, instance.scenarios.atStart, world)
 
 /**
  * What one request is answered with. Without scenarios of its own: the instance's world, clock and
@@ -83,7 +65,7 @@ export const resetWithScenarios = (instance: MockInstance, world: WorldOptions):
  * fork, which is dropped after the answer.
  */
 export async function scenarioView(instance: MockInstance, scenarios: readonly Scenario[]): Promise<ScenarioView> {
-  const base = effectsOf(instance)
+  const base = instance.scenarios.selected
   const own = { world: instance.world, clock: instance.clock, faults: instance.faults, fixtures: instance.fixtures }
   if (scenarios.length === 0) return { ...own, effects: base }
   const clock = copyClock(instance.clock)
@@ -124,13 +106,11 @@ export async function scenarioView(instance: MockInstance, scenarios: readonly S
 /** The profile a request is answered with: the core's, with the scenarios' settings merged (cached per selection). */
 export function profileOf(base: Profile, effects: ScenarioEffects | undefined): Profile {
   if (!effects?.profile) return base
-  let profiles = resolved.get(effects)
-  if (!profiles) resolved.set(effects, (profiles = new WeakMap()))
-  let profile = profiles.get(base)
-  if (!profile) profiles.set(base, (profile = resolveProfile(mergeProfile(base, effects.profile))))
+  const cache = effects.resolvedProfileCache
+  let profile = cache.get(base)
+  if (!profile) cache.set(base, (profile = resolveProfile(mergeProfile(base, effects.profile))))
   return profile
 }
-const resolved = new WeakMap<ScenarioEffects, WeakMap<Profile, Profile>>()
 
 /** The claims a valid token carries, as the scenarios make the API see them. */
 export const claimsOf = (claims: Claims, effects: ScenarioEffects | undefined): Claims =>
@@ -191,6 +171,7 @@ function newEffects(scenarios: readonly Scenario[], base?: ScenarioEffects): Sce
     profile: base?.profile,
     overrides,
     claims: [...(base?.claims ?? [])],
+    resolvedProfileCache: new WeakMap(),
   }
 }
 

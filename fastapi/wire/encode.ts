@@ -6,9 +6,12 @@ import { JsonBudget, ListJson } from './kept-json.js'
 
 type Schema = z.core.$ZodType
 
-const encoders = new WeakMap<Schema, WeakMap<Profile, Encoder>>()
-const budgets = new WeakMap<object, JsonBudget>()
-const kept = new WeakMap<readonly object[], WeakMap<Encoder, ListJson>>()
+/** The encoder compiled per schema and profile; keyed weakly, so a profile no longer used takes its encoders along. */
+const encoderCache = new WeakMap<Schema, WeakMap<Profile, Encoder>>()
+/** The JSON kept per list and encoder; keyed weakly by the list, which a changed world replaces. */
+const listJsonCache = new WeakMap<readonly object[], WeakMap<Encoder, ListJson>>()
+/** The memory each world's kept list JSON may take; keyed weakly, so it goes with the world. */
+const listJsonCacheBudgets = new WeakMap<object, JsonBudget>()
 
 /**
  * Memory the wire JSON kept for one world's lists may take: the JSON of every persona of a
@@ -43,16 +46,16 @@ export function encodeListed(
 
 /** The JSON kept for `list` as `encode` writes it, taking its memory from `world`'s budget. */
 function keptFor(list: readonly object[], encode: Encoder, world: object): ListJson {
-  let byEncoder = kept.get(list)
-  if (!byEncoder) kept.set(list, (byEncoder = new WeakMap()))
+  let byEncoder = listJsonCache.get(list)
+  if (!byEncoder) listJsonCache.set(list, (byEncoder = new WeakMap()))
   let json = byEncoder.get(encode)
   if (!json) byEncoder.set(encode, (json = new ListJson(budgetOf(world), list.length)))
   return json
 }
 
 function budgetOf(world: object): JsonBudget {
-  let budget = budgets.get(world)
-  if (!budget) budgets.set(world, (budget = new JsonBudget(REMEMBERED_JSON_BYTES)))
+  let budget = listJsonCacheBudgets.get(world)
+  if (!budget) listJsonCacheBudgets.set(world, (budget = new JsonBudget(REMEMBERED_JSON_BYTES)))
   return budget
 }
 
@@ -66,8 +69,8 @@ export const writeResource = (schema: Schema, record: unknown, profile: Profile)
   encoderFor(schema, profile)(record)
 
 function encoderFor(schema: Schema, profile: Profile): Encoder {
-  let bySchema = encoders.get(schema)
-  if (!bySchema) encoders.set(schema, (bySchema = new WeakMap()))
+  let bySchema = encoderCache.get(schema)
+  if (!bySchema) encoderCache.set(schema, (bySchema = new WeakMap()))
   let encode = bySchema.get(profile)
   if (!encode) bySchema.set(profile, (encode = compileRecordEncoder(schema, profile)))
   return encode

@@ -2,7 +2,6 @@ import { OPERATION_NAMES, type OperationName } from '../../model/api/routes.js'
 import { answer, httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { InvalidOverrideError } from '../../core/overrides/answer.js'
-import { clearOverrides, listOverrides, setOverride } from '../../core/overrides/index.js'
 import type { OverrideResult } from '../../core/overrides/types.js'
 import { readJsonBody } from './body.js'
 
@@ -11,7 +10,7 @@ import { readJsonBody } from './body.js'
  * @example {"overrides":{"list_personas":{"status":200,"body":{"results":[],"total":0}}}}
  */
 export const overridesState = (instance: MockInstance): Response =>
-  jsonResponse(200, { overrides: listOverrides(instance) })
+  jsonResponse(200, { overrides: instance.overrides.list() })
 
 /**
  * `PUT /__mock/overrides/{operation}` with `{"status", "body", "headers"}` or `{"error": "not_found", ...}`:
@@ -22,7 +21,7 @@ export async function putOverride(request: Request, instance: MockInstance, oper
   const name = operationNamed(operation)
   const body = await readJsonBody(request)
   try {
-    setOverride(instance, name, body as OverrideResult<OperationName>)
+    instance.overrides.set(name, body as OverrideResult<OperationName>)
   } catch (error) {
     if (error instanceof InvalidOverrideError) throw httpError(400, error.message)
     throw error
@@ -32,7 +31,7 @@ export async function putOverride(request: Request, instance: MockInstance, oper
 
 /** `DELETE /__mock/overrides[/{operation}]`: 204; the operations answer as the API does again. */
 export function deleteOverrides(instance: MockInstance, operation?: string): Response {
-  clearOverrides(instance, operation === undefined ? undefined : operationNamed(operation))
+  instance.overrides.clear(operation === undefined ? undefined : operationNamed(operation))
   return answer(null, 204, {})
 }
 

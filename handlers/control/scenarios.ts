@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { WorldOptions } from '../../factories/world.js'
 import { httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { MockInstance } from '../../core/instance/instance.js'
-import { effectsOf, selectScenarios } from '../../core/scenarios/effects.js'
+import { selectScenarios } from '../../core/scenarios/effects.js'
 import { type ScenarioRegistry, UnknownScenarioError } from '../../core/scenarios/index.js'
 import { invalidBody, readJsonBody } from './body.js'
 
@@ -19,7 +19,7 @@ export const listScenarios = (registry: ScenarioRegistry): Response =>
 
 /** `GET /__mock/scenario`: the scenarios selected for the request's world, in the order applied. */
 export const selectedScenarios = (instance: MockInstance): Response =>
-  jsonResponse(200, { scenarios: effectsOf(instance)?.names ?? [] })
+  jsonResponse(200, { scenarios: instance.scenarios.names })
 
 /**
  * `PUT /__mock/scenario {"scenarios": ["empty-team", "slow"]}`: the request's world (its session's)

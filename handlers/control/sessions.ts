@@ -1,5 +1,4 @@
 import { answer, httpError, jsonResponse } from '../../fastapi/http/responses.js'
-import { effectsOf } from '../../core/scenarios/effects.js'
 import type { Sessions } from '../../core/instance/sessions.js'
 
 /**
@@ -15,7 +14,7 @@ export async function listSessions(sessions: Sessions | undefined): Promise<Resp
     limit: sessions?.limit ?? 0,
     sessions: kept.map(({ key, lastUsed, instance }) => ({
       key,
-      scenario: effectsOf(instance)?.names.join(',') || null,
+      scenario: instance.scenarios.names.join(',') || null,
       last_used: lastUsed.toISOString(),
       writes: instance.journal.writes,
     })),

@@ -4,7 +4,6 @@ import type { AnyHandler } from 'msw'
 import { createHandlers } from '../../handlers/index.js'
 import { MockHandle, seedInstance, type MockOptions } from '../../core/instance/handle.js'
 import type { MockInstance } from '../../core/instance/instance.js'
-import { clearOverrides } from '../../core/overrides/index.js'
 import { writeContractPart } from './contract-file.js'
 
 export interface PlaywrightMockOptions extends MockOptions {
@@ -28,7 +27,7 @@ export class PlaywrightMock extends MockHandle {
   /** Drops the handlers added with `use` and the overrides set with `override`. */
   readonly resetHandlers = (): void => {
     this.network.resetHandlers()
-    clearOverrides(this.instance)
+    this.instance.overrides.clear()
   }
 }
 

@@ -4,7 +4,6 @@ import { test as base } from 'vitest'
 import type { Core } from '../../handlers/app.js'
 import { MockHandle } from '../../core/instance/handle.js'
 import type { MockInstance } from '../../core/instance/instance.js'
-import { clearOverrides } from '../../core/overrides/index.js'
 import { freshMock, type FreshMockOptions } from '../fresh-mock.js'
 
 export type VitestMockOptions = FreshMockOptions
@@ -67,7 +66,7 @@ export class VitestMock extends MockHandle {
   /** Drops the handlers added with `use` and the overrides set with `override`. */
   readonly resetHandlers = (): void => {
     this.worker.resetHandlers()
-    clearOverrides(this.instance)
+    this.instance.overrides.clear()
   }
 }
 

@@ -29,7 +29,8 @@ interface Deletable {
  * nothing that is kept, and are not reported.
  */
 export function watchChanges(instance: MockInstance, onChange: (change: Change) => void): void {
-  const watched = new WeakSet<World>()
+  // Marks the worlds already watched; weakly, so a world swapped out for good is not held.
+  const watchedWorlds = new WeakSet<World>()
   // Undoing a store deletes its records: that is taking a change back, not a change.
   let undoing = false
   const undone = (undo: () => void) => () => {
@@ -41,8 +42,8 @@ export function watchChanges(instance: MockInstance, onChange: (change: Change) 
     }
   }
   const watch = (world: World) => {
-    if (watched.has(world)) return
-    watched.add(world)
+    if (watchedWorlds.has(world)) return
+    watchedWorlds.add(world)
     world.watch({
       stored: (name, records) => {
         if (instance.world === world && records.length > 0) {

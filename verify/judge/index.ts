@@ -28,8 +28,11 @@ const SUCCESS_SHAPES = {
   list_policy_rules: RULE_LIST,
   bulk_add_values: DEMOGRAPHIC_VALUES,
 }
-/** A profile file is resolved once per object: a proxy judges every answer with the same one. */
-const resolved = new WeakMap<ProfileFile, Profile>()
+/**
+ * A profile file is resolved once per object: a proxy judges every answer with the same one.
+ * Keyed weakly, so a profile file no caller holds goes with its resolved profile.
+ */
+const resolvedProfileCache = new WeakMap<ProfileFile, Profile>()
 
 /**
  * Judges one exchange the app really had with a server, without sending anything: whether the answer keeps
@@ -98,8 +101,8 @@ const body = (exchange: JudgeInput) => exchange.responseBody
 
 function profileOf(file: ProfileFile | undefined): Profile {
   if (!file) return DEFAULT_PROFILE
-  let profile = resolved.get(file)
-  if (!profile) resolved.set(file, (profile = resolvable(file)))
+  let profile = resolvedProfileCache.get(file)
+  if (!profile) resolvedProfileCache.set(file, (profile = resolvable(file)))
   return profile
 }
 
