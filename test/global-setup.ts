@@ -6,6 +6,19 @@ import { resolve } from 'node:path'
  * The same build as `npm start` (scripts/build.mjs, esbuild: well under a second).
  */
 export default function buildOnce(): void {
+  build([])
+}
+
+/**
+ * The process tier packs the package (`npm pack` runs `npm run build`, declarations included):
+ * built once here, tsc's incremental check in each pack finds nothing left to do, and two tests
+ * packing at once do not both write every `.d.ts`.
+ */
+export function buildPackageOnce(): void {
+  build(['--declarations'])
+}
+
+function build(args: string[]): void {
   const root = resolve(import.meta.dirname, '..')
-  execFileSync(process.execPath, [resolve(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' })
+  execFileSync(process.execPath, [resolve(root, 'scripts/build.mjs'), ...args], { cwd: root, stdio: 'inherit' })
 }

@@ -45,7 +45,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'process', include: PROCESS_TESTS, globalSetup: ['test/global-setup.ts'] },
+        test: { name: 'process', include: PROCESS_TESTS, globalSetup: ['test/global-setup-package.ts'] },
       },
     ],
   },
