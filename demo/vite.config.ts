@@ -40,7 +40,7 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('../dist-demo', import.meta.url)),
     emptyOutDir: true,
-    // The in-browser mock (faker's data, zod, msw) is one ~1 MB chunk, loaded in worker mode only.
+    // The in-browser mock (faker's data, zod, msw) is one chunk past Vite's default warning size, loaded in worker mode only.
     chunkSizeWarningLimit: 1500,
   },
   plugins: [mockServiceWorker()],

@@ -22,8 +22,8 @@ const ICON_FILENAMES = Array.from({ length: 48 }, (_, index) => `persona-${Strin
 
 /**
  * Text drawn once per team and then picked from: Faker's template-based generators (job
- * titles, sentences) cost microseconds each, too much for 100,000 personas a team, while a
- * pick is one random number. Pools of a few hundred keep the text varied.
+ * titles, sentences) cost far more than a pick, too much for a large team, while a pick is
+ * one random number. Pools of a few hundred keep the text varied.
  */
 interface TextPools {
   firstNames: string[]
@@ -112,7 +112,7 @@ const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1
 /**
  * Words joined by spaces into one flat string. A template literal would make a rope (a
  * string pointing at its parts) plus a copy of its first part: three strings where one
- * does, ~100 bytes more per persona, 20 MB in a world of 200,000.
+ * does, for every persona of the world.
  */
 const words = (...parts: string[]): string => parts.join(' ')
 

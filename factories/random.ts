@@ -1,6 +1,6 @@
 import type { Faker } from '@faker-js/faker'
-// The English entry point alone: the package's main one loads every locale (+17 MB of heap,
-// +40 MB of RSS and +0.1 s at start in each process), and the mock speaks English only.
+// The English entry point alone: the package's main one loads every locale, which each process
+// would pay for in memory and start-up time, and the mock speaks English only.
 import { faker as englishFaker } from '@faker-js/faker/locale/en'
 
 /** Faker's class and its English definitions, as the English entry point built them. */
@@ -36,7 +36,7 @@ const VARIANT_POSITION = UUID_TEMPLATE.indexOf('y')
  * `seededUuid(faker)`, drawing the same numbers in the same order (every `x` from 0 to 15,
  * then the `y` from 8 to 11), so a seed gives the same ids. Faker builds it with two
  * `replaceAll` callbacks, which V8 stops optimising once other code has called `replaceAll`:
- * seeding 200,000 personas then took 4 s longer.
+ * seeding a large world would then slow down markedly.
  */
 export function seededUuid(faker: Faker): string {
   const digits = [...UUID_TEMPLATE].map((char) => (char === 'x' ? faker.number.int(15).toString(16) : char))

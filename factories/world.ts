@@ -29,8 +29,9 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const { dimensions, values } = buildDimensions(seed)
   const { policies, rules } = buildPolicies(seed, teams)
   const world = await new World(seed).load({ teams, personas: [], dimensions, values, policies, rules })
-  // A slice of personas at a time: drawing them takes a few microseconds each, so the event loop is given
-  // back between slices (and storing them yields too), and only one slice of unvalidated personas is held.
+  // A slice of personas at a time: drawing a large team takes long enough to hold up other requests, so the
+  // event loop is given back between slices (and storing them yields too), and only one slice of unvalidated
+  // personas is held.
   const slice = new TimeSlice()
   for (const [index, team] of teams.slice(0, -1).entries()) {
     const personas = buildTeamPersonas(seed, team, index, personasPerTeam)
@@ -54,7 +55,7 @@ function take(personas: Iterator<Persona>, slice: TimeSlice): Persona[] {
   return drawn
 }
 
-/** Personas stored by one `createAll` at most (a few milliseconds of drawing). */
+/** Personas stored by one `createAll` at most: about what one time slice draws, so that storing them is short too. */
 const SLICE_PERSONAS = 2_000
 
 export function checkWorldOptions(options: WorldOptions) {

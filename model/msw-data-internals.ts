@@ -4,9 +4,9 @@ import { TimeSlice } from './time-slice.js'
 
 /**
  * The one place the mock reaches into @msw/data's internals (docs/architecture.md), for one
- * measured win: seeding. `create` spends ~16 µs and ~1 KB a record on what a bulk store does
+ * win: seeding. `create` spends time and memory on every record for what a bulk store does
  * not need (a deep sanitising copy, a promise, two loggers, a random UUID kept as a rope
- * string): 200,000 personas would take seconds more to start. So the first record a
+ * string): a large world would start markedly slower (docs/performance.md). So the first record a
  * collection stores goes through `create`; later ones get the same identity it gave (its
  * two non-enumerable symbols, a primary key and a relation map, read off that record) and
  * join the array `all()` returns.
@@ -99,7 +99,7 @@ const INVALID_INITIAL_VALUES = 'INVALID_INITIAL_VALUES' as ConstructorParameters
 
 /**
  * The relation map of records stored in bulk: one shared, empty, unchangeable map (a `Map`
- * per record would cost 190 bytes each). @msw/data only reads a record's map, except when
+ * per record would be one more object for each). @msw/data only reads a record's map, except when
  * relations are defined, which would write every record's map: this one then throws rather
  * than share a relation between records. The mock defines no relations.
  */

@@ -8,7 +8,7 @@ export interface TeamPersonas {
   readonly lowercase: () => LowercaseFields
 }
 
-/** Parallel to `ordered`: one array per field, rather than an array per persona (~70 bytes each). */
+/** Parallel to `ordered`: one array per field, rather than an array per persona (one more object for each). */
 interface LowercaseFields {
   readonly names: readonly string[]
   readonly descriptions: readonly (string | null)[]

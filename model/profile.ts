@@ -21,6 +21,14 @@ export const DEFAULT_ERROR_TEXTS = {
 } as const
 export type ErrorTextName = keyof typeof DEFAULT_ERROR_TEXTS
 
+/** The mock's bounds: the personas and rules limits are the API description's, the bulk ones `decisions.md`'s. */
+export const DEFAULT_BOUNDS = {
+  personasLimitMax: 100,
+  rulesLimitMax: 1000,
+  bulkMaxItems: 1000,
+  valueMaxLength: 255,
+} as const
+
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
 const bound = (fallback: number, minimum: number) => z.int().min(minimum).nullable().default(fallback)
 const statuses = z.array(z.int().min(400).max(599)).optional()
@@ -62,13 +70,13 @@ export const Profile = z
     /** The declared bounds; `null`: the server declares and enforces none (`valueMaxLength: null` is a plain `str`). */
     bounds: z
       .object({
-        personasLimitMax: bound(100, 1),
-        rulesLimitMax: bound(1000, 1),
-        bulkMaxItems: bound(1000, 0),
-        valueMaxLength: bound(255, 1),
+        personasLimitMax: bound(DEFAULT_BOUNDS.personasLimitMax, 1),
+        rulesLimitMax: bound(DEFAULT_BOUNDS.rulesLimitMax, 1),
+        bulkMaxItems: bound(DEFAULT_BOUNDS.bulkMaxItems, 0),
+        valueMaxLength: bound(DEFAULT_BOUNDS.valueMaxLength, 1),
       })
       .strict()
-      .default({ personasLimitMax: 100, rulesLimitMax: 1000, bulkMaxItems: 1000, valueMaxLength: 255 }),
+      .default({ ...DEFAULT_BOUNDS }),
     /** Error answers an operation declares in /openapi.json (`responses={401: {"description": "Unauthorized"}}`). */
     declaredErrors: z
       .object(perOperation as Record<OperationName, typeof statuses>)

@@ -8,7 +8,7 @@
 /** Milliseconds of work between two yields: a request waiting on a socket needs two or three turns of the loop, so a p99 well under 100 ms; long enough that yielding costs little. */
 export const SLICE_MS = 5
 
-/** How many steps between two looks at the clock (`performance.now()` costs ~50 ns). */
+/** How many steps between two looks at the clock: reading it costs more than the smallest steps do. */
 const STEPS_PER_CHECK = 64
 
 type Scheduler = { yield?: () => Promise<void> }

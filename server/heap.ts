@@ -8,13 +8,13 @@ const LARGE_HEAP_BYTES = 100 * 1024 * 1024
 
 /**
  * Bounds V8's heap growth in the standalone server's process while it holds a large world.
- * Under load each request still leaves about a kilobyte in the old generation (mostly undici's
+ * Under load each request still leaves a little in the old generation (mostly undici's
  * `Request`, which Node 20 keeps past young-generation GCs even in a bare loop; also the
- * journal entry), and by default V8 lets the old generation grow to
- * several times what it grows by between full GCs: with 200,000 personas (~120 MB live) the
- * process reached ~440 MB, bounded ~350 MB, for ~7% of the persona-list throughput. A small
- * world keeps V8's defaults: there the bound only adds full GCs (rules pages lost half their
- * throughput).
+ * journal entry), and by default V8 lets the old generation grow to several times what it
+ * grows by between full GCs: a large world's process then holds far more than the world, and
+ * the bound takes much of that back for a small share of the persona-list throughput
+ * (docs/performance.md). A small world keeps V8's defaults: there the bound only adds full
+ * GCs, which cost throughput and save little.
  *
  * The bound is set before the world is seeded (V8 reads it when a full GC sets the next
  * limit, and seeding is when that happens), and the returned function, called once the

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { WorldOptions } from '../factories/world.js'
 import { createMockApp, type AppOptions, type MockApp } from './app.js'
 import { controlTokenFor, ownHostNames } from './exposure.js'
 import { StatePersistence } from './persistence/index.js'
 import { durableAnswers } from './persistence/answers.js'
+import { closeServer, serverUrl } from './http-server.js'
 
 export interface ServerOptions extends AppOptions {
   /** @default 4010 */
@@ -69,20 +69,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await persistence?.close().catch(() => undefined)
     throw error
   })
-  const { address, port } = server.address() as AddressInfo
-  const urlHost = address.includes(':') ? `[${address}]` : address
   return {
     ...mock,
     server,
-    url: `http://${urlHost}:${port}`,
+    url: serverUrl(server),
     persistence,
     controlToken,
     stateFileConflict,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      })
+      await closeServer(server)
       await persistence?.close()
     },
   }

@@ -12,11 +12,12 @@ export class PreconditionError extends Error {
   override readonly name = 'PreconditionError'
 }
 
-/** The claims of a JWT, read without checking its signature: only to explain a refusal. */
+/** The claims of a JWT, read without checking its signature: only to explain a refusal or name a role. */
 export interface UnverifiedClaims {
   team_id?: unknown
   exp?: unknown
   is_super_admin?: unknown
+  permissions?: unknown
 }
 
 export function unverifiedClaims(token: string): UnverifiedClaims | undefined {

@@ -2,9 +2,10 @@ import { httpError } from '../../fastapi/http/responses.js'
 import { COLLECTION_NAMES, type World } from '../../model/world.js'
 
 /**
- * What a world costs on the heap, estimated from its records (measured with indexes built:
- * docs/reliability.md). Estimates, not measurements: the heap moves with garbage, and an
- * estimate is the same in every run, so a refusal can be tested and explained.
+ * What a world costs on the heap, estimated from its records (the figures behind the estimates,
+ * taken with indexes built, are in docs/reliability.md). Estimates, not readings of the heap: the
+ * heap moves with garbage, and an estimate is the same in every run, so a refusal can be tested
+ * and explained.
  */
 const PERSONA_BYTES = 700
 const RECORD_BYTES = 4 * 1024

@@ -22,7 +22,7 @@ function textResponse(status: number, text: string, headers: Record<string, stri
  * where a Fetch runtime reads it, and a host that writes {@link writtenBody} to the socket
  * never needs one. Each body stream costs more than the page it carries in Node 20: the
  * body is copied, and the stream is a transferable object that outlives young-generation
- * GCs (with ~4 KB of the request it answered).
+ * GCs (with what it holds of the request it answered).
  */
 function bytesResponse(status: number, bytes: Uint8Array, headers: Record<string, string> = {}): Response {
   const headersWritten = { ...headers, 'content-length': String(bytes.byteLength), 'content-type': 'application/json' }

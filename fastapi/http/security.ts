@@ -5,6 +5,9 @@ import { httpError } from './responses.js'
 
 const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer' }
 
+/** `HTTPBearer`'s detail for a scheme other than Bearer where it refuses with 403 (FastAPI ≤0.121). */
+export const WRONG_SCHEME_DETAIL = 'Invalid authentication credentials'
+
 /**
  * FastAPI's `HTTPBearer()` followed by the server's JWT check: the claims of a valid token,
  * or a thrown 401/403 answer. Runs before any parameter validation, as dependencies do.
@@ -19,9 +22,7 @@ export async function authenticate(
   const [scheme, credentials] = partition(authorization ?? '', ' ')
   if (!authorization || !scheme || !credentials) throw notAuthenticated(profile)
   if (scheme.toLowerCase() !== 'bearer') {
-    throw profile.missingCredentialsStatus === 403
-      ? httpError(403, 'Invalid authentication credentials')
-      : notAuthenticated(profile)
+    throw profile.missingCredentialsStatus === 403 ? httpError(403, WRONG_SCHEME_DETAIL) : notAuthenticated(profile)
   }
   const claims = await verify(credentials)
   if (!claims) throw invalidToken(profile)

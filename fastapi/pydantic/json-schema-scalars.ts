@@ -27,17 +27,17 @@ export const isPythonType = (schema: z.ZodType): boolean => PYTHON_TYPES.has(sch
 export const pythonTypeSchema = (schema: z.ZodType): JsonSchema | undefined => PYTHON_TYPES.get(schema)?.()
 
 /**
- * Scalars by zod's def type: format schemas such as `z.uuid()` are not `ZodString` instances, but
- * their def says `type: 'string'` and names the format.
+ * A scalar's Python type, as pydantic 1 (`field_class_to_schema`) and 2 write it, by zod's def type:
+ * format schemas such as `z.uuid()` are not `ZodString` instances, but their def says `type: 'string'`
+ * and names the format.
  */
-export function scalarSchema(schema: z.ZodType): JsonSchema {
+export function plainScalarSchema(schema: z.ZodType): JsonSchema {
   const def = schema._zod.def as { type: string; format?: string }
   switch (def.type) {
     case 'string':
-      if (def.format === 'uuid' || def.format === 'guid') return { type: 'string', format: 'uuid' }
-      return withConstraints({ type: 'string' }, schema, STRING_KEYWORDS)
+      return def.format === 'uuid' || def.format === 'guid' ? { type: 'string', format: 'uuid' } : { type: 'string' }
     case 'number':
-      return withConstraints({ type: def.format?.includes('int') ? 'integer' : 'number' }, schema, NUMERIC_KEYWORDS)
+      return { type: def.format?.includes('int') ? 'integer' : 'number' }
     case 'bigint':
       return { type: 'integer' }
     case 'boolean':
@@ -48,6 +48,15 @@ export function scalarSchema(schema: z.ZodType): JsonSchema {
     default:
       throw new Error(`No Python type is known for a zod ${def.type} schema`)
   }
+}
+
+/** pydantic 2's scalar: its Python type, and the constraints of a string (not a UUID) or a number. */
+export function scalarSchema(schema: z.ZodType): JsonSchema {
+  const plain = plainScalarSchema(schema)
+  if (plain['format'] === 'uuid') return plain
+  const { type } = schema._zod.def
+  if (type === 'string') return withConstraints(plain, schema, STRING_KEYWORDS)
+  return type === 'number' ? withConstraints(plain, schema, NUMERIC_KEYWORDS) : plain
 }
 
 /** The pydantic constraints of zod's checks, in the order `update_with_validations` writes them. */

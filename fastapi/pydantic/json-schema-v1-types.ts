@@ -1,26 +1,7 @@
 import { z } from 'zod'
 import type { JsonSchema } from './json-schema.js'
 
-/** pydantic 1's schemas of the plain types (`field_class_to_schema`) and of a field's bounds. */
-
-export function scalarSchema(type: z.ZodType): JsonSchema {
-  const def = type._zod.def as { type: string; format?: string }
-  switch (def.type) {
-    case 'string':
-      return def.format === 'uuid' || def.format === 'guid' ? { type: 'string', format: 'uuid' } : { type: 'string' }
-    case 'number':
-      return { type: def.format?.includes('int') ? 'integer' : 'number' }
-    case 'bigint':
-      return { type: 'integer' }
-    case 'boolean':
-      return { type: 'boolean' }
-    case 'unknown':
-    case 'any':
-      return {}
-    default:
-      throw new Error(`No Python type is known for a zod ${def.type} schema`)
-  }
-}
+/** pydantic 1's schema of a field's bounds (its plain types are json-schema-scalars.ts's `plainScalarSchema`). */
 
 type CheckDef = { check: string; value?: number; inclusive?: boolean; minimum?: number; maximum?: number }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { constraintsOf, scalarSchema } from './json-schema-v1-types.js'
-import { fieldInfo, HTTP_VALIDATION_ERROR, REF_PREFIX, VALIDATION_ERROR, type JsonSchema } from './json-schema.js'
-import { pythonTypeSchema } from './json-schema-scalars.js'
+import { constraintsOf } from './json-schema-v1-types.js'
+import { addValidationErrorSchemas, fieldInfo, REF_PREFIX, type JsonSchema } from './json-schema.js'
+import { plainScalarSchema, pythonTypeSchema } from './json-schema-scalars.js'
 import { modelName, pythonTitle } from './model-names.js'
 
 /**
@@ -34,11 +34,9 @@ export class SchemaRegistryV1 {
     return overrides ? { allOf: [ref] } : ref
   }
 
-  /** FastAPI's own 422 schemas, the same in 0.92 as later. */
+  /** The 422 response refers to FastAPI's own error schemas: adds them, gives the `$ref`. */
   useValidationError(): JsonSchema {
-    this.#definitions.set('HTTPValidationError', HTTP_VALIDATION_ERROR)
-    this.#definitions.set('ValidationError', VALIDATION_ERROR)
-    return { $ref: `${REF_PREFIX}HTTPValidationError` }
+    return addValidationErrorSchemas(this.#definitions)
   }
 
   definitions(): ReadonlyMap<string, JsonSchema> {
@@ -137,5 +135,5 @@ function singletonSchema(type: z.ZodType, overrides: boolean, registry: SchemaRe
     }
   }
   if (type instanceof z.ZodObject || type instanceof z.ZodEnum) return registry.reference(type, overrides)
-  return scalarSchema(type)
+  return plainScalarSchema(type)
 }

@@ -22,7 +22,7 @@ export type Mode = 'validation' | 'serialization'
 export const REF_PREFIX = '#/components/schemas/'
 
 /** FastAPI's own 422 component schemas, as emitted up to 0.128.0 (0.128.1 added `input` and `ctx`). */
-export const VALIDATION_ERROR: JsonSchema = {
+const VALIDATION_ERROR: JsonSchema = {
   title: 'ValidationError',
   type: 'object',
   properties: {
@@ -32,10 +32,17 @@ export const VALIDATION_ERROR: JsonSchema = {
   },
   required: ['loc', 'msg', 'type'],
 }
-export const HTTP_VALIDATION_ERROR: JsonSchema = {
+const HTTP_VALIDATION_ERROR: JsonSchema = {
   title: 'HTTPValidationError',
   type: 'object',
   properties: { detail: { title: 'Detail', type: 'array', items: { $ref: `${REF_PREFIX}ValidationError` } } },
+}
+
+/** Adds FastAPI's own 422 schemas, the same in 0.92 as later, to `definitions`; gives the 422 body's `$ref`. */
+export function addValidationErrorSchemas(definitions: Map<string, JsonSchema>): JsonSchema {
+  definitions.set('HTTPValidationError', HTTP_VALIDATION_ERROR)
+  definitions.set('ValidationError', VALIDATION_ERROR)
+  return { $ref: `${REF_PREFIX}HTTPValidationError` }
 }
 
 /**
@@ -64,9 +71,7 @@ export class SchemaRegistry {
 
   /** The 422 response refers to FastAPI's own error schemas: adds them, gives the `$ref`. */
   useValidationError(): JsonSchema {
-    this.#definitions.set('HTTPValidationError', HTTP_VALIDATION_ERROR)
-    this.#definitions.set('ValidationError', VALIDATION_ERROR)
-    return { $ref: `${REF_PREFIX}HTTPValidationError` }
+    return addValidationErrorSchemas(this.#definitions)
   }
 
   definitions(): ReadonlyMap<string, JsonSchema> {

@@ -15,7 +15,7 @@ const listJsonCacheBudgets = new WeakMap<object, JsonBudget>()
 
 /**
  * Memory the wire JSON kept for one world's lists may take: the JSON of every persona of a
- * 100,000-persona team (~68 MB) fits. Past it, records are written each time.
+ * 100,000-persona team fits. Past it, records are written each time.
  */
 const REMEMBERED_JSON_BYTES = 96 * 2 ** 20
 

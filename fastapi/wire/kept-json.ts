@@ -1,8 +1,8 @@
 /**
  * The wire JSON of one list's records (a team's personas, a policy's rules), by position,
  * kept as UTF-8 in 1 MiB chunks. A kept record costs its bytes and 8 bytes of position
- * table: no object of its own (a `Uint8Array` each cost ~200 bytes more and slowed every
- * full GC), and finding it is two array reads, where a `Map` keyed by record missed the
+ * table: no object of its own (a `Uint8Array` each added an object's cost to its bytes and
+ * slowed every full GC), and finding it is two array reads, where a `Map` keyed by record missed the
  * CPU caches several times per record in a large world.
  *
  * The list must be replaced, never changed in place, when its records change (the world's

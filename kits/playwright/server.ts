@@ -119,7 +119,7 @@ export function sessionKeyOf(testInfo: TestInfo): string {
  * browser context carries `X-Mock-Session` (`extraHTTPHeaders`), `mock` drives the session's
  * control API, and the session is dropped after the test. An app that fetches on the server
  * (Next.js, Remix) is given `mockSession.baseUrl`, the session in the path.
- * Today's in-process fixture is `agent-console-mock/playwright`.
+ * The in-process fixture is `agent-console-mock/playwright`.
  * @example
  * test.use({ mockServerUrl: 'http://127.0.0.1:4010' })
  * test('shows an empty team', async ({ page, mock, mockSession }) => {

@@ -20,7 +20,7 @@ export const MAX_TOKEN_LENGTH = 256 * 1024
 
 /**
  * How deep the header and the payload may nest: past it `json.loads` raises `RecursionError` inside
- * the server (its 500; here 401). Measured on the reference app (test/fastapi) under uvicorn: CPython
+ * the server (its 500; here 401). The depths are the reference app's (test/fastapi) under uvicorn: CPython
  * counts the Python frames under the call too, and the header is decoded two frames deeper.
  */
 const MAX_HEADER_DEPTH = 986
@@ -156,7 +156,7 @@ function base64UrlDecode(input: Uint8Array): Uint8Array<ArrayBuffer> | undefined
 
 /** How many distinct valid tokens a verifier remembers. */
 const TOKEN_CACHE_SIZE = 1000
-/** Longer valid tokens are checked on every use, so the remembered ones hold at most ~8 MB. */
+/** Longer valid tokens are checked on every use, so the remembered ones hold at most TOKEN_CACHE_SIZE times this many characters. */
 const CACHED_TOKEN_LENGTH = 8192
 
 /**

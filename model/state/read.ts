@@ -15,7 +15,7 @@ import {
 
 /**
  * {@link parseState}, giving the event loop back every few milliseconds, so that importing a
- * state of 200,000 personas (136 MB, seconds of work) never holds up other requests. Same
+ * large state (seconds of work) never holds up other requests. Same
  * result, same errors: the document is split into its records by a quick scan of its
  * structure, and each record is decoded with the Python decoder and validated on its own,
  * slice by slice. A state that is not a well-formed state file of the usual shape (broken JSON,

@@ -5,7 +5,7 @@
  * rounds, medians reported. Also: requests per second in-process (setupServer + fetch), time
  * from start to the first answered request, and RSS after load, per dataset size; bulk adds with
  * `--state-file` (state-file.mjs); health while a large world is seeded, exported, imported (stalls.mjs).
- * `--quick` measures 1,000 and 10,000 personas with rounds of one second and finishes in about 40 s;
+ * `--quick` measures 1,000 and 10,000 personas with rounds of one second, for a first look;
  * `--sizes 1000,100000` picks the sizes (personas per team) to measure.
  * Every measurement follows an untimed second of the same workload on each server (warm-up).
  * Prints a table and writes scripts/bench/results.json. Not part of `npm test`.

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Copy-on-write forks (issue #15): what a new world costs once its seed and size were seeded.
+ * Copy-on-write forks: what a new world costs once its seed and size were seeded.
  * For each size, in a child process started with `--expose-gc` (so heap figures are after full
  * collections): the time of `world.fork()` and of a whole new instance (`MockInstance.create`,
  * what a session, a reset or a Playwright test gets), medians and worst of many; the heap that

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Health answers while a large world is being built, exported or imported (issue #14 part 3):
+ * Health answers while a large world is being built, exported or imported:
  * the CLI in a child process, one client asking `GET /__mock/health` again as soon as it is answered
  * (one request at a time, a new connection each), and the latency of each answer while
  * - a session of 100,000 personas per team is created (`POST /__mock/reset {"personas": 100000}` in a

@@ -1,4 +1,4 @@
-import { installSnapshot, prepareSnapshot, syncFolder } from './snapshot.js'
+import { installFile, prepareFile, syncFolder } from '../../verify/atomic-write.js'
 import { digest, type LogContents } from './wal-read.js'
 import { LogFile } from './wal.js'
 
@@ -78,9 +78,9 @@ export class StateFiles {
     this.#halfway = true
     const bytes = Buffer.from(text)
     const hash = digest(bytes)
-    const temporary = await prepareSnapshot(this.path, bytes)
+    const temporary = await prepareFile(this.path, bytes)
     await this.#log?.handOver(hash)
-    await installSnapshot(temporary, this.path)
+    await installFile(temporary, this.path)
     this.#snapshot = { hash, bytes: bytes.byteLength }
     this.#halfway = false
     this.#requested = false

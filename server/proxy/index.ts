@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import express from 'express'
 import type { JudgeOptions, Violation } from '../../verify/judge/index.js'
 import { isLoopbackHost } from '../../core/control-guard.js'
@@ -8,6 +7,7 @@ import { httpError } from '../../fastapi/http/responses.js'
 import { Journal, type JournalEntry } from '../../core/journal/journal.js'
 import { ownHostNames } from '../exposure.js'
 import { send } from '../middleware.js'
+import { closeServer, serverUrl } from '../http-server.js'
 import { proxyControl } from './control.js'
 import { ProxyRecording } from './record.js'
 import { endToEnd, forward, type Outgoing, targetUrl } from './forward.js'
@@ -129,18 +129,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     server.once('error', reject)
     server.listen(options.port ?? DEFAULT_PROXY_PORT, host, () => resolve())
   })
-  const { address, port } = server.address() as AddressInfo
   return {
-    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    url: serverUrl(server),
     server,
     journal,
     violations,
     controlToken,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      })
+      await closeServer(server)
       if (options.record) await recording.write(options.record)
     },
   }

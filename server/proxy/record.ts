@@ -1,14 +1,12 @@
 import { writeFile } from 'node:fs/promises'
-import { API_ROUTES } from '../../model/api/routes.js'
-import { createRouter } from '../../fastapi/http/router.js'
 import { ContractRecorder } from '../../core/journal/recorder.js'
 import { World } from '../../model/world.js'
 import { contractText, type RecordedContract } from '../../verify/recording/format.js'
+import { matchApiRoute } from '../../verify/judge/index.js'
+import { unverifiedClaims } from '../../verify/preconditions.js'
 import { ANONYMOUS, bearerToken, INVALID, roleOfClaims, type RoleClaims } from '../../verify/recording/roles.js'
 import type { Incoming, Outgoing } from './forward.js'
 import { decodedBody, headerOf, splitTarget } from './judge.js'
-
-const route = createRouter(API_ROUTES)
 
 /**
  * The proxy's recorded contract (core/journal/recorder.ts, `verify --replay` reads it): the distinct API interactions
@@ -28,7 +26,7 @@ export class ProxyRecording {
 
   record(outgoing: Outgoing, incoming: Incoming, url: URL): void {
     const [path] = splitTarget(outgoing.target)
-    const found = route(outgoing.method.toUpperCase(), safeDecode(path))
+    const found = matchApiRoute(outgoing.method, path)
     if (found.kind !== 'match') return
     const authorization = headerOf(outgoing.rawHeaders, 'authorization') ?? null
     const bodiless = [101, 204, 205, 304].includes(incoming.status) || incoming.status < 200
@@ -61,7 +59,7 @@ export class ProxyRecording {
     const token = bearerToken(authorization)
     if (token === undefined) return ANONYMOUS
     if (status === 401) return INVALID
-    const claims = unverifiedClaims(token)
+    const claims = roleClaimsOf(token)
     if (!claims) {
       if (!this.#tokens.has(token)) this.#tokens.set(token, `token ${this.#tokens.size + 1}`)
       return this.#tokens.get(token)!
@@ -72,21 +70,10 @@ export class ProxyRecording {
   }
 }
 
-/** The claims of a JWT read without its signature (only the server can check it; its answer said it took it). */
-function unverifiedClaims(token: string): RoleClaims | undefined {
-  try {
-    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'))
-    if (!Array.isArray(claims?.permissions)) return undefined
-    return { team_id: claims.team_id ?? null, permissions: claims.permissions, is_super_admin: !!claims.is_super_admin }
-  } catch {
-    return undefined
-  }
-}
-
-function safeDecode(path: string): string {
-  try {
-    return decodeURIComponent(path)
-  } catch {
-    return path
-  }
+/** The role claims of a JWT read without its signature (only the server can check it; its answer said it took it). */
+function roleClaimsOf(token: string): RoleClaims | undefined {
+  const claims = unverifiedClaims(token)
+  if (!Array.isArray(claims?.permissions)) return undefined
+  const team = claims.team_id as RoleClaims['team_id']
+  return { team_id: team ?? null, permissions: claims.permissions, is_super_admin: !!claims.is_super_admin }
 }

@@ -29,6 +29,17 @@ function smallPages(scope: CheckScope): Promise<Crawl> {
   )
 }
 
+/** The team's personas read whole and {@link SMALL_PAGE} at a time, or nothing (evidence recorded, or skipped). */
+async function baselineAndSmallPages(
+  scope: CheckScope,
+): Promise<{ baseline: { reference: Crawl; total: number }; pages: Crawl } | undefined> {
+  const baseline = await personaBaseline(scope)
+  if (!baseline) return undefined
+  const pages = await smallPages(scope)
+  if (pages.problem) return void scope.fail(pages.problem)
+  return { baseline, pages }
+}
+
 /** Each page holds exactly min(limit, total - offset) records. */
 async function expectPageSize(scope: CheckScope, total: number, query: { limit?: number; offset?: number }) {
   const answer = await scope.ctx.send(listPersonas(scope.ctx, query))
@@ -75,10 +86,9 @@ export const pagingChecks: Check[] = [
     description: 'total is the same on every page and for every page size',
     needs: ['team'],
     async run(scope) {
-      const baseline = await personaBaseline(scope)
-      if (!baseline) return
-      const pages = await smallPages(scope)
-      if (pages.problem) return scope.fail(pages.problem)
+      const read = await baselineAndSmallPages(scope)
+      if (!read) return
+      const { baseline, pages } = read
       for (const { answer, page } of [...baseline.reference.pages, ...pages.pages]) {
         scope.expect(
           page.total === baseline.total,
@@ -93,11 +103,8 @@ export const pagingChecks: Check[] = [
     description: `pages of ${SMALL_PAGE} concatenate to the whole set, in order, with no duplicate and no gap`,
     needs: ['team'],
     async run(scope) {
-      const baseline = await personaBaseline(scope)
-      if (!baseline) return
-      const pages = await smallPages(scope)
-      if (pages.problem) return scope.fail(pages.problem)
-      expectConcatenation(scope, baseline.reference, pages, `pages of ${SMALL_PAGE}`)
+      const read = await baselineAndSmallPages(scope)
+      if (read) expectConcatenation(scope, read.baseline.reference, read.pages, `pages of ${SMALL_PAGE}`)
     },
   },
   {

@@ -5,7 +5,7 @@ import { serverOpenApi } from '../drift/openapi-source.js'
 import { timestampsOf, timestampUnitOf } from '../profile/detection.js'
 import { personaReference, rulesReference } from './reference-sets.js'
 import { rulesPaging } from '../profile/rules-paging.js'
-import { detect, observe, undetermined } from './profile-support.js'
+import { detect, detectSeen, observe, undetermined } from './profile-support.js'
 
 /** An order the mock has no setting for: observed, and a warning when it is not the mock's. */
 function observeOrder(scope: CheckScope, what: string, crawl: Crawl, orderings: readonly Ordering[]): void {
@@ -27,9 +27,7 @@ export const profileChecks: Check[] = [
     description: 'which status refuses a missing token: 401 (FastAPI ≥0.122) or 403 (≤0.121)',
     async run(scope) {
       const seen = scope.ctx.facts.missingCredentialsStatus
-      if (!seen)
-        undetermined(scope, 'missingCredentialsStatus', 'a request without a token was not refused with 401 or 403')
-      detect(scope, 'missingCredentialsStatus', seen.value as 401 | 403, seen.source)
+      detectSeen(scope, 'missingCredentialsStatus', seen, 'a request without a token was not refused with 401 or 403')
     },
   },
   {
@@ -38,9 +36,7 @@ export const profileChecks: Check[] = [
     description: 'the success status of the bulk add: 201 or 200',
     async run(scope) {
       const seen = scope.ctx.facts.bulkAddStatus ?? (await documentedBulkStatus(scope))
-      if (!seen)
-        undetermined(scope, 'bulkAddStatus', 'no value was added (read-only run) and /openapi.json does not say')
-      detect(scope, 'bulkAddStatus', seen.value as 200 | 201, seen.source)
+      detectSeen(scope, 'bulkAddStatus', seen, 'no value was added (read-only run) and /openapi.json does not say')
     },
   },
   {
@@ -49,9 +45,7 @@ export const profileChecks: Check[] = [
     description: 'what a duplicate value does to a bulk add: skipped, or the request rejected',
     async run(scope) {
       const seen = scope.ctx.facts.bulkDuplicates
-      if (!seen)
-        undetermined(scope, 'bulkDuplicates', 'no duplicate was sent (read-only run, or bulk.duplicates failed)')
-      detect(scope, 'bulkDuplicates', seen.value as 'skip' | 'reject', seen.source)
+      detectSeen(scope, 'bulkDuplicates', seen, 'no duplicate was sent (read-only run, or bulk.duplicates failed)')
     },
   },
   {

@@ -7,6 +7,7 @@ import { serverOpenApi } from './openapi-source.js'
 import { rulesPaging } from '../profile/rules-paging.js'
 import { declaredBounds } from './declared.js'
 import type { Bounds } from '../profile/settings.js'
+import { DEFAULT_BOUNDS } from '../../model/profile.js'
 
 /**
  * The bounds a server keeps where the mock has one: declared in /openapi.json, and enforced, as
@@ -17,13 +18,8 @@ import type { Bounds } from '../profile/settings.js'
  */
 export type BoundName = keyof Bounds
 
-/** The mock's bounds: the personas and rules limits are the description's, the bulk ones `decisions.md`'s. */
-export const MOCK_BOUNDS: Record<BoundName, number> = {
-  personasLimitMax: 100,
-  rulesLimitMax: 1000,
-  bulkMaxItems: 1000,
-  valueMaxLength: 255,
-}
+/** The mock's bounds: its profile's defaults. */
+export const MOCK_BOUNDS: Readonly<Record<BoundName, number>> = DEFAULT_BOUNDS
 
 /** What the probes at one bound saw: the edge and one more, `taken` or not. */
 interface EdgeProbes {

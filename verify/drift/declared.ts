@@ -1,23 +1,17 @@
 import { normalise } from './normalise.js'
 import type { OpenApiDocument } from './openapi-source.js'
-import type { Bounds, LearnedSettings } from '../profile/settings.js'
+import type { Bounds, ProfileFile } from '../profile/settings.js'
+import { API_ROUTES, OPERATION_NAMES, type OperationName } from '../../model/api/routes.js'
 
 /** What the server's /openapi.json declares about the settings verify learns (read in either pydantic dialect). */
 
 type Schema = Record<string, unknown>
 type Operation = { parameters?: Schema[]; requestBody?: Schema; responses?: Record<string, unknown> }
 
-/** The three operations, by the names the profile uses (their FastAPI endpoint names). */
-const OPERATIONS = {
-  list_personas: { path: '/v1/personas/', method: 'get' },
-  bulk_add_values: { path: '/v1/demographics/{dimension_id}/values/bulk', method: 'post' },
-  list_policy_rules: { path: '/v1/policies/{policy_id}/rules', method: 'get' },
-} as const
-type OperationName = keyof typeof OPERATIONS
-
+/** The operation the document declares for the route of `name` (the profile names operations by endpoint). */
 function operation(document: OpenApiDocument, name: OperationName): Operation | undefined {
-  const { path, method } = OPERATIONS[name]
-  return (document.paths?.[path] as Record<string, Operation> | undefined)?.[method]
+  const { path, method } = API_ROUTES.find((route) => route.name === name)!
+  return (document.paths?.[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()]
 }
 
 function parameterSchema(document: OpenApiDocument, name: OperationName, parameter: string): Schema | undefined {
@@ -61,9 +55,9 @@ export function declaredBounds(
 }
 
 /** The error answers each operation declares beyond the 422 (FastAPI declares only those a route names in `responses=`). */
-export function declaredErrors(document: OpenApiDocument): NonNullable<LearnedSettings['declaredErrors']> {
+export function declaredErrors(document: OpenApiDocument): NonNullable<ProfileFile['declaredErrors']> {
   const declared: Partial<Record<OperationName, number[]>> = {}
-  for (const name of Object.keys(OPERATIONS) as OperationName[]) {
+  for (const name of OPERATION_NAMES) {
     const statuses = Object.keys(operation(document, name)?.responses ?? {})
       .map(Number)
       .filter((status) => status >= 400 && status !== 422)

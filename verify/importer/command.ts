@@ -15,7 +15,7 @@ interface ImportCommandIo {
   terminal: boolean
 }
 
-/** The bound of an import unless told otherwise: about 140 MB of state, loaded by the mock in seconds. */
+/** The bound of an import unless told otherwise: a large world's state, which the mock still loads quickly. */
 const DEFAULT_MAX_RECORDS = 200_000
 
 const HELP_AFTER = `

@@ -5,7 +5,8 @@ import type { Profile } from '../../model/profile.js'
 import { Anonymiser } from './anonymise.js'
 import { ImportError, readList, type Budget, type ListRead } from './crawl.js'
 import type { Progress } from './progress.js'
-import { buildState, writeAtomically } from './state.js'
+import { buildState } from './state.js'
+import { writeFileAtomically } from '../atomic-write.js'
 
 /** The environment variable `--token` can come from (failures' messages never show a token). */
 export const IMPORT_TOKEN_VARIABLE = 'AGENT_CONSOLE_IMPORT_TOKEN'
@@ -81,7 +82,7 @@ export async function runImport(options: ImportOptions, progress: Progress): Pro
   }
 
   const text = buildState({ teams, policies, dimensionIds: options.dimensionIds, timestampUnit })
-  await writeAtomically(options.out, text).catch((error: Error) => {
+  await writeFileAtomically(options.out, text).catch((error: Error) => {
     throw new ImportError(`Cannot write ${options.out}: ${error.message.replace(/, open .*$/, '')}.`)
   })
   return {

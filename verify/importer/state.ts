@@ -1,4 +1,3 @@
-import { open, rename, rm } from 'node:fs/promises'
 import type { Json } from '../client/crawl.js'
 import { parseState, serializeState, StateError, type WorldState } from '../../model/state/index.js'
 import { ImportError } from './crawl.js'
@@ -97,23 +96,5 @@ function validated(text: string): string {
     throw new ImportError(
       `The records read are not a world the mock can hold, so nothing was written: ${error.message}.`,
     )
-  }
-}
-
-/** Writes a file whole or not at all: a temporary file beside it, flushed, then renamed over it. */
-export async function writeAtomically(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`
-  try {
-    const file = await open(temporary, 'w')
-    try {
-      await file.writeFile(text)
-      await file.sync()
-    } finally {
-      await file.close()
-    }
-    await rename(temporary, path)
-  } catch (error) {
-    await rm(temporary, { force: true })
-    throw error
   }
 }

@@ -1,5 +1,5 @@
 import { API_ROUTES, type ApiRoute } from '../../model/api/routes.js'
-import { createRouter } from '../../fastapi/http/router.js'
+import { createRouter, type RouteResult } from '../../fastapi/http/router.js'
 import { DEFAULT_PROFILE, type Profile } from '../../model/profile.js'
 import { judgeBulkValues } from './bulk.js'
 import { readParams } from './params.js'
@@ -49,7 +49,7 @@ export function judgeExchange(exchange: JudgeInput, options: JudgeOptions = {}):
   if (exchange.method.toUpperCase() === 'OPTIONS') return []
   const profile = profileOf(options.profile)
   const { status } = exchange
-  const found = route(exchange.method.toUpperCase(), decodedPath(exchange.path))
+  const found = matchApiRoute(exchange.method, exchange.path)
   if (found.kind !== 'match') {
     // A 2xx for an API path or method that does not exist: the app relies on something the contract lacks.
     const isApi = exchange.path.startsWith('/v1/')
@@ -106,7 +106,14 @@ function profileOf(file: ProfileFile | undefined): Profile {
   return profile
 }
 
-/** Starlette matches the decoded path; a path that does not decode is matched as it came. */
+/**
+ * The API route a request names, as Starlette matches it: on the decoded path (a path that does
+ * not decode, as it came). The proxy records by it too.
+ */
+export function matchApiRoute(method: string, path: string): RouteResult<ApiRoute> {
+  return route(method.toUpperCase(), decodedPath(path))
+}
+
 function decodedPath(path: string): string {
   try {
     return decodeURIComponent(path)

@@ -1,25 +1,16 @@
-import type { ErrorTexts } from './settings.js'
+import { WRONG_SCHEME_DETAIL } from '../../fastapi/http/security.js'
+import { DEFAULT_ERROR_TEXTS, type ErrorTextName } from '../../model/profile.js'
 
 /**
  * The `detail` texts of the server's 400/401/403/404/409 answers, by situation: the `errorTexts`
  * profile setting, plus the wrong-scheme text, which only FastAPI ≤0.121 words differently.
  */
-export type ErrorSituation = keyof ErrorTexts | 'wrongScheme'
+export type ErrorSituation = ErrorTextName | 'wrongScheme'
 
 /** What the mock says in each situation (the wrong-scheme text follows the missing-credentials status). */
 export function mockErrorTexts(missingCredentialsStatus: number): Record<ErrorSituation, string> {
-  return {
-    notAuthenticated: 'Not authenticated',
-    wrongScheme: missingCredentialsStatus === 403 ? 'Invalid authentication credentials' : 'Not authenticated',
-    invalidToken: 'Could not validate credentials',
-    teamForbidden: 'Not authorized for this team',
-    teamRequired: 'team_id is required',
-    missingPermission: 'Missing permission: {permission}',
-    superAdminRequired: 'Super admin permission required',
-    policyNotFound: 'Policy not found',
-    dimensionNotFound: 'Dimension not found',
-    duplicateValues: 'Duplicate values: {values}',
-  }
+  const wrongScheme = missingCredentialsStatus === 403 ? WRONG_SCHEME_DETAIL : DEFAULT_ERROR_TEXTS.notAuthenticated
+  return { ...DEFAULT_ERROR_TEXTS, wrongScheme }
 }
 
 /** What varies in a text: the permission a 403 names, the duplicate values a 409 lists. */

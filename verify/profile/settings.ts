@@ -1,79 +1,43 @@
-import { z } from 'zod'
-import { resolveProfile, type Profile, type ProfileOptions } from '../../model/profile.js'
+import type { z } from 'zod'
+import { Profile, resolveProfile, type ProfileOptions } from '../../model/profile.js'
 
 /**
- * The settings verify learns beyond those `model/profile.ts` had first, by the names agreed with the
- * mock's profile (issue #13), which now declares them too. A value this shape takes but the mock's
- * profile does not is still written (a profile file says what the server showed); `resolved`
- * leaves it out.
+ * What `--profile-out` writes: the mock profile's options (model/profile.ts), holding the settings the server
+ * showed. The mock's schema is the only one: a value it does not take is never written.
  */
-const bound = z.int().positive().nullable()
-const statuses = z.array(z.int().min(400).max(599))
-const text = z.string().min(1)
-
-export const LearnedSettings = z
-  .object({
-    /** `1` from pydantic 1's errors; `2.12`/`2.13` from pydantic 2's UUID message. */
-    pydantic: z.enum(['1', '2.12', '2.13']),
-    /** `enum`: an unknown intent answers 422; `string`: it matches nothing. */
-    intents: z.enum(['string', 'enum']),
-    /** A bound the server declares or enforces; `null` where it has none. */
-    bounds: z
-      .strictObject({ personasLimitMax: bound, rulesLimitMax: bound, bulkMaxItems: bound, valueMaxLength: bound })
-      .partial(),
-    /** Error answers /openapi.json declares beyond the 422, per operation. */
-    declaredErrors: z
-      .strictObject({ list_personas: statuses, bulk_add_values: statuses, list_policy_rules: statuses })
-      .partial(),
-    /** The server's `detail` texts; `{permission}` and `{values}` stand for what varies. */
-    errorTexts: z
-      .strictObject({
-        notAuthenticated: text,
-        invalidToken: text,
-        teamForbidden: text,
-        teamRequired: text,
-        missingPermission: text,
-        superAdminRequired: text,
-        policyNotFound: text,
-        dimensionNotFound: text,
-        duplicateValues: text,
-      })
-      .partial(),
-  })
-  .partial()
-
-export type LearnedSettings = z.input<typeof LearnedSettings>
-export type Bounds = NonNullable<LearnedSettings['bounds']>
-export type ErrorTexts = NonNullable<LearnedSettings['errorTexts']>
-
-/** What `--profile-out` writes: today's settings and the learned ones. */
-export type ProfileFile = Omit<ProfileOptions, keyof LearnedSettings> & LearnedSettings
+export type ProfileFile = ProfileOptions
 export type SettingName = keyof ProfileFile
+export type Bounds = NonNullable<ProfileFile['bounds']>
+export type ErrorTexts = NonNullable<ProfileFile['errorTexts']>
 
-/** Whether the mock's profile (model/profile.ts, as it is now) takes the value. */
-export function mockTakes(name: SettingName, value: unknown): boolean {
-  try {
-    resolveProfile({ [name]: value } as ProfileOptions)
-    return true
-  } catch {
-    return false
-  }
-}
+/**
+ * Five of the settings verify learns (the pydantic generation, intents, bounds, declared errors, refusal texts),
+ * for programs that read them from a profile file: the mock profile's schema of them, its defaults included.
+ * Other settings' keys are dropped, so a whole profile file parses.
+ */
+export const LearnedSettings = Profile.pick({
+  pydantic: true,
+  intents: true,
+  bounds: true,
+  declaredErrors: true,
+  errorTexts: true,
+}).strip()
+export type LearnedSettings = z.input<typeof LearnedSettings>
 
-/** Why a value cannot be written as the setting, or undefined when it can. */
+/** Why the mock's profile refuses a value of the setting (its own message), or undefined when it takes it. */
 export function settingProblem(name: SettingName, value: unknown): string | undefined {
-  if (mockTakes(name, value)) return undefined
-  const learned = (LearnedSettings.shape as Record<string, z.ZodType | undefined>)[name]
-  if (learned?.safeParse(value).success) return undefined
   try {
     resolveProfile({ [name]: value } as ProfileOptions)
+    return undefined
   } catch (error) {
     return (error as Error).message
   }
-  return 'not a profile setting'
 }
 
-/** `settings` over the mock's defaults: only what the mock's profile takes today. */
+/** Whether the mock's profile takes the value. */
+export const mockTakes = (name: SettingName, value: unknown): boolean => settingProblem(name, value) === undefined
+
+/** `settings` over the mock's defaults: only what the mock's profile takes. */
 export function resolvable(settings: ProfileFile): Profile {
   const taken = Object.fromEntries(
     Object.entries(settings).filter(([name, value]) => mockTakes(name as SettingName, value)),
