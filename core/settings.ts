@@ -1,15 +1,8 @@
 import { createTokenVerifier, DEVELOPMENT_JWT_SECRET } from '../model/auth/tokens.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/http/body.js'
-import { httpError } from '../fastapi/http/responses.js'
 import { MockInstance } from './instance/instance.js'
-import { SnapshotError } from './instance/snapshots.js'
-import {
-  PATH_HEADER_OR_COOKIE_SESSIONS,
-  SESSION_FROM_HEADER,
-  SESSION_HEADER,
-  type Sessions,
-  type SessionTransport,
-} from './instance/sessions.js'
+import { PATH_HEADER_OR_COOKIE_SESSIONS, type Sessions, type SessionTransport } from './instance/sessions.js'
+import { instanceResolver } from './request-instance.js'
 import type { WorldOptions } from '../factories/world.js'
 import type { ControlGuard } from './control-guard.js'
 import { DEV_CORS, type CorsSettings } from './cors.js'
@@ -65,29 +58,81 @@ export interface CoreOptions {
   logError?: (message: string, error: unknown) => void
 }
 
-export type CoreSettings = ReturnType<typeof resolveSettings>
+/** The options of a core that do not depend on the backend it serves or the world a reset returns to. */
+export type CoreConfigOptions = Omit<CoreOptions, 'instance' | 'seed' | 'personasPerTeam'>
 
-export function resolveSettings(options: CoreOptions) {
+/** A core's options with every default applied, but for the backend it serves. */
+export interface CoreConfig {
+  /** The origin the API is served on, or `*` for any. */
+  base: string
+  claim: 'api' | 'all'
+  profile: Profile
+  jwtSecret: string
+  maxBodyBytes: number
+  delayMs: number
+  control: boolean
+  controlGuard: ControlGuard | undefined
+  /** No CORS when undefined. */
+  cors: CorsSettings | undefined
+  sessionTransport: SessionTransport
+  /** The scenarios known: built-in and the user's own. */
+  scenarios: ScenarioRegistry
+  logError: (message: string, error: unknown) => void
+}
+
+/** What a core runs with: its config, and what follows from it and from the backend it serves. */
+export interface CoreSettings extends CoreConfig {
+  verifyToken: ReturnType<typeof createTokenVerifier>
+  /** Request headers CORS lets through besides the usual ones: the session transport's and the scenario header. */
+  sessionHeaders: string[]
+  /** The instance a request works on; a malformed session key answers 400. */
+  instanceFor: (request: Request) => Promise<MockInstance>
+  /** The sessions served (none: one instance). */
+  sessions: Sessions | undefined
+  /** The seed and size a reset without options returns to. */
+  configuredWorld: Required<WorldOptions>
+}
+
+/** A core's settings from its options: the one place a core's defaults are applied. */
+export function resolveSettings(options: CoreOptions): CoreSettings {
+  return settingsFor(resolveCoreConfig(options), options.instance, configuredWorld(options))
+}
+
+/** The options of a core with every default applied; a host that resolves its own options starts here. */
+export function resolveCoreConfig(options: CoreConfigOptions): CoreConfig {
   const baseUrl = options.baseUrl ?? '*'
-  const jwtSecret = options.jwtSecret ?? DEVELOPMENT_JWT_SECRET
   return {
     base: baseUrl === '*' ? '*' : new URL(baseUrl).origin,
     claim: options.claim ?? 'api',
     profile: resolveProfile(options.profile as ProfileOptions),
-    jwtSecret,
-    verifyToken: createTokenVerifier(jwtSecret),
+    jwtSecret: options.jwtSecret ?? DEVELOPMENT_JWT_SECRET,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     delayMs: options.delayMs ?? 0,
     control: options.control ?? true,
     controlGuard: options.controlGuard,
     cors: options.cors === true ? DEV_CORS : options.cors || undefined,
     sessionTransport: options.sessions ?? PATH_HEADER_OR_COOKIE_SESSIONS,
-    sessionHeaders: [...(options.sessions ?? PATH_HEADER_OR_COOKIE_SESSIONS).headers, SCENARIO_HEADER],
     scenarios: new ScenarioRegistry(BUILTIN_SCENARIOS, options.scenarios ?? []),
     logError: options.logError ?? ((message: string, error: unknown) => console.error(message, error)),
-    instanceFor: instanceResolver(options),
-    sessions: options.instance instanceof MockInstance ? undefined : options.instance,
-    configuredWorld: configuredWorld(options),
+  }
+}
+
+/**
+ * The settings of a core with this config serving `backend`, whose reset without options
+ * returns to `configured`. Derives what follows from them and applies no default.
+ */
+export function settingsFor(
+  config: CoreConfig,
+  backend: MockInstance | Sessions,
+  configured: Required<WorldOptions>,
+): CoreSettings {
+  return {
+    ...config,
+    verifyToken: createTokenVerifier(config.jwtSecret),
+    sessionHeaders: [...config.sessionTransport.headers, SCENARIO_HEADER],
+    instanceFor: instanceResolver(backend, config.sessionTransport),
+    sessions: backend instanceof MockInstance ? undefined : backend,
+    configuredWorld: configured,
   }
 }
 
@@ -99,32 +144,4 @@ export function resolveSettings(options: CoreOptions) {
 function configuredWorld({ instance, seed, personasPerTeam }: CoreOptions): Required<WorldOptions> {
   const created = (instance instanceof MockInstance ? instance : instance.primary).worldOptions
   return { seed: seed ?? created.seed, personasPerTeam: personasPerTeam ?? created.personasPerTeam }
-}
-
-/** The instance a request works on; a malformed session key answers 400. */
-function instanceResolver({ instance, sessions }: CoreOptions) {
-  return async (request: Request): Promise<MockInstance> => {
-    if (instance instanceof MockInstance) return instance
-    const key = (sessions ?? PATH_HEADER_OR_COOKIE_SESSIONS).keyOf(request)
-    if ('invalid' in key)
-      throw httpError(400, `Invalid ${key.named}: use 1 to 128 characters among A-Z a-z 0-9 . _ ~ -`)
-    const from = request.headers.get(SESSION_FROM_HEADER)
-    if (from === null) return instance.instance(key.key)
-    if (key.key === undefined)
-      throw httpError(
-        400,
-        `${SESSION_FROM_HEADER} names the snapshot a new session starts from: name the session too (${SESSION_HEADER})`,
-      )
-    return instance.instance(key.key, (created) => startFrom(created, from))
-  }
-}
-
-/** A new session's world from a snapshot: an unknown one answers 404 (and the session is not kept). */
-async function startFrom(created: MockInstance, snapshot: string): Promise<void> {
-  try {
-    await created.restoreSnapshot(snapshot)
-  } catch (error) {
-    if (error instanceof SnapshotError) throw httpError(404, error.message)
-    throw error
-  }
 }

@@ -30,7 +30,11 @@ export interface Core {
  * const response = await core.fetch(new Request('http://localhost/v1/personas/'))
  */
 export function createCore(options: CoreOptions): Core {
-  const settings = resolveSettings(options)
+  return coreWith(resolveSettings(options))
+}
+
+/** The core for settings resolved already, taken as they are (the standalone server resolves its own). */
+export function coreWith(settings: CoreSettings): Core {
   let answer: Answer = withBodyLimit(dispatcher(settings), settings.maxBodyBytes)
   if (settings.control && settings.controlGuard) answer = withControlGuard(answer, settings.controlGuard)
   if (settings.cors) answer = withCorsOf(answer, settings)

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
-import { Command, InvalidArgumentError } from 'commander'
+import { Command, InvalidArgumentError, type OptionValues } from 'commander'
 import { registerVerifyCommand } from '../verify/command.js'
 import { registerImportCommand } from '../verify/importer/command.js'
-import { MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
+import { DEFAULT_PERSONAS_PER_TEAM, DEFAULT_SEED, MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/http/body.js'
+import { DEFAULT_SESSION_LIMIT } from '../core/instance/sessions.js'
 import { resolveProfile, type ProfileOptions } from '../model/profile.js'
 import { isLoopbackHost } from '../core/control-guard.js'
 import { banner } from './banner.js'
@@ -12,7 +14,9 @@ import { boundHeapGrowth, defaultMemoryBudget } from './heap.js'
 import { quietLogger } from './logger.js'
 import { packageVersion } from './package-info.js'
 import { registerProxyCommand } from './proxy/command.js'
-import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './start.js'
+import type { ServerOptions } from './options.js'
+import { DEFAULT_HOST, DEFAULT_PORT, resolveServerSettings } from './settings.js'
+import { startServerWith, type RunningServer } from './start.js'
 
 const integer = (name: string, min: number, max: number) => (text: string) => {
   const value = Number(text)
@@ -21,6 +25,7 @@ const integer = (name: string, min: number, max: number) => (text: string) => {
   return value
 }
 
+/** The settings of a `--profile` file, checked here so that a bad one is refused naming the file and the option. */
 function readProfile(path: string): ProfileOptions {
   let text: string
   try {
@@ -49,27 +54,33 @@ const program = new Command('agent-console-mock')
     `port to listen on (env PORT; 0 for any free port) (default: ${DEFAULT_PORT})`,
     integer('--port', 0, 65535),
   )
-  .option('--host <host>', 'address to bind; anything but loopback must be asked for', DEFAULT_HOST)
+  .option('--host <host>', `address to bind; anything but loopback must be asked for (default: "${DEFAULT_HOST}")`)
   .option(
     '--seed <seed>',
-    'seed of the world: the same seed gives the same world',
+    `seed of the world: the same seed gives the same world (default: ${DEFAULT_SEED})`,
     integer('--seed', -(2 ** 53 - 1), 2 ** 53 - 1),
-    1,
   )
-  .option('--personas <count>', 'personas per team', integer('--personas', 0, MAX_PERSONAS_PER_TEAM), 60)
+  .option(
+    '--personas <count>',
+    `personas per team (default: ${DEFAULT_PERSONAS_PER_TEAM})`,
+    integer('--personas', 0, MAX_PERSONAS_PER_TEAM),
+  )
   .option('--profile <file>', 'JSON file of profile settings (see README), e.g. as written by verify')
-  .option('--delay <ms>', 'milliseconds added before every API answer', integer('--delay', 0, 60_000), 0)
+  .option('--delay <ms>', 'milliseconds added before every API answer (default: 0)', integer('--delay', 0, 60_000))
   .option(
     '--state-file <file>',
     'keep the world in this file (and <file>.log): loaded at start; every change on disk before it is answered',
   )
   .option(
     '--max-body-bytes <bytes>',
-    'larger request bodies answer 413',
+    `larger request bodies answer 413 (default: ${DEFAULT_MAX_BODY_BYTES})`,
     integer('--max-body-bytes', 1, 1024 ** 3),
-    1024 * 1024,
   )
-  .option('--sessions <count>', 'session worlds kept at most (X-Mock-Session)', integer('--sessions', 1, 10_000), 100)
+  .option(
+    '--sessions <count>',
+    `session worlds kept at most (X-Mock-Session) (default: ${DEFAULT_SESSION_LIMIT})`,
+    integer('--sessions', 1, 10_000),
+  )
   .option(
     '--max-memory <MB>',
     `megabytes the worlds may hold: beyond, the least recently used sessions go, then 503 (default: ${Math.round(defaultMemoryBudget() / 2 ** 20)}, 70% of the heap limit)`,
@@ -95,39 +106,10 @@ const program = new Command('agent-console-mock')
     '\nEnvironment: PORT (the port, when --port is not given), AGENT_CONSOLE_MOCK_JWT_SECRET (sign and check tokens with this secret instead of the development one).',
   )
   .action(async (options) => {
-    const port =
-      options.port ?? (process.env.PORT === undefined ? DEFAULT_PORT : integer('PORT', 0, 65535)(process.env.PORT))
-    const jwtSecret = process.env.AGENT_CONSOLE_MOCK_JWT_SECRET || undefined
     const settleHeapGrowth = boundHeapGrowth()
-    const logger = options.quiet
-      ? quietLogger()
-      : {
-          info: (line: string) => console.log(line),
-          error: (line: string, error?: unknown) => console.error(line, error ?? ''),
-        }
-    const config = options.config ? await loadConfig(options.config) : undefined
-    const running = await startServer({
-      port,
-      host: options.host,
-      seed: options.seed,
-      personasPerTeam: options.personas,
-      profile: options.profile ? readProfile(options.profile) : undefined,
-      delayMs: options.delay,
-      stateFile: options.stateFile,
-      maxBodyBytes: options.maxBodyBytes,
-      sessionLimit: options.sessions,
-      maxMemoryBytes: options.maxMemory === undefined ? undefined : options.maxMemory * 2 ** 20,
-      control: options.control,
-      cors: options.cors,
-      allowOrigins: options.allowOrigin,
-      allowedHosts: options.allowedHost,
-      controlToken: options.controlToken,
-      insecureDevSecret: options.insecureDevSecret,
-      jwtSecret,
-      logger,
-      scenario: options.scenario,
-      scenarios: config?.scenarios,
-    })
+    const given = await serverOptions(options)
+    const settings = resolveServerSettings(given)
+    const running = await startServerWith(settings)
     settleHeapGrowth()
     const { primary } = running.sessions
     console.log(
@@ -136,28 +118,66 @@ const program = new Command('agent-console-mock')
         url: running.url,
         fixtures: primary.fixtures,
         personasPerTeam: primary.worldOptions.personasPerTeam,
-        customSecret: jwtSecret !== undefined,
-        control: options.control,
-        stateFile: options.stateFile,
-        exposedOn: isLoopbackHost(options.host) ? undefined : options.host,
+        customSecret: given.jwtSecret !== undefined,
+        control: settings.core.control,
+        stateFile: settings.stateFile,
+        exposedOn: isLoopbackHost(settings.host) ? undefined : settings.host,
         controlToken: running.controlToken,
         stateFileConflict: running.stateFileConflict,
       }),
     )
-    const stop = async (signal: string) => {
-      console.log(`\n${signal}: stopping`)
-      try {
-        await running.close()
-      } catch (error) {
-        // Changes were refused during the run: whoever started the server must see it failed.
-        console.error(`agent-console-mock: ${(error as Error).message}`)
-        process.exit(1)
-      }
-      process.exit(0)
-    }
-    process.once('SIGINT', () => void stop('SIGINT'))
-    process.once('SIGTERM', () => void stop('SIGTERM'))
+    process.once('SIGINT', () => void stop(running, 'SIGINT'))
+    process.once('SIGTERM', () => void stop(running, 'SIGTERM'))
   })
+
+/**
+ * The server's options as the command line and the environment give them: what is not given
+ * stays undefined, for resolveServerSettings to take its default.
+ */
+async function serverOptions(options: OptionValues): Promise<ServerOptions> {
+  const port =
+    options.port ?? (process.env.PORT === undefined ? undefined : integer('PORT', 0, 65535)(process.env.PORT))
+  const config = options.config ? await loadConfig(options.config) : undefined
+  return {
+    port,
+    host: options.host,
+    seed: options.seed,
+    personasPerTeam: options.personas,
+    profile: options.profile ? readProfile(options.profile) : undefined,
+    delayMs: options.delay,
+    stateFile: options.stateFile,
+    maxBodyBytes: options.maxBodyBytes,
+    sessionLimit: options.sessions,
+    maxMemoryBytes: options.maxMemory === undefined ? undefined : options.maxMemory * 2 ** 20,
+    control: options.control,
+    cors: options.cors,
+    allowOrigins: options.allowOrigin,
+    allowedHosts: options.allowedHost,
+    controlToken: options.controlToken,
+    insecureDevSecret: options.insecureDevSecret,
+    jwtSecret: process.env.AGENT_CONSOLE_MOCK_JWT_SECRET || undefined,
+    logger: options.quiet ? quietLogger() : consoleLogger,
+    scenario: options.scenario,
+    scenarios: config?.scenarios,
+  }
+}
+
+const consoleLogger = {
+  info: (line: string) => console.log(line),
+  error: (line: string, error?: unknown) => console.error(line, error ?? ''),
+}
+
+async function stop(running: RunningServer, signal: string) {
+  console.log(`\n${signal}: stopping`)
+  try {
+    await running.close()
+  } catch (error) {
+    // Changes were refused during the run: whoever started the server must see it failed.
+    console.error(`agent-console-mock: ${(error as Error).message}`)
+    process.exit(1)
+  }
+  process.exit(0)
+}
 
 registerVerifyCommand(program)
 registerProxyCommand(program)

@@ -6,7 +6,8 @@ import { isLoopbackHost } from '../core/control-guard.js'
 /** What a server bound beyond loopback needs before it may listen, and what it trusts once it does. */
 export interface ExposureOptions {
   host: string
-  jwtSecret?: string
+  /** The secret tokens are checked with, resolved (the development one where none was given). */
+  jwtSecret: string
   controlToken?: string
   insecureDevSecret?: boolean
 }
@@ -18,7 +19,7 @@ export interface ExposureOptions {
  */
 export function controlTokenFor(options: ExposureOptions): string | undefined {
   if (isLoopbackHost(options.host)) return options.controlToken
-  if ((options.jwtSecret ?? DEVELOPMENT_JWT_SECRET) === DEVELOPMENT_JWT_SECRET && !options.insecureDevSecret) {
+  if (options.jwtSecret === DEVELOPMENT_JWT_SECRET && !options.insecureDevSecret) {
     throw new Error(
       `bound to ${options.host}, beyond loopback: anyone who can reach it could sign tokens with the public development secret. ` +
         'Set AGENT_CONSOLE_MOCK_JWT_SECRET, or pass --insecure-dev-secret to accept that.',

@@ -1,21 +1,14 @@
 import { createServer, type Server } from 'node:http'
 import type { WorldOptions } from '../factories/world.js'
-import { createMockApp, type AppOptions, type MockApp } from './app.js'
-import { controlTokenFor, ownHostNames } from './exposure.js'
+import { createMockAppWith, type MockApp } from './app.js'
+import type { ServerOptions } from './options.js'
 import { StatePersistence } from './persistence/index.js'
 import { durableAnswers } from './persistence/answers.js'
 import { closeServer, serverUrl } from './http-server.js'
+import { resolveServerSettings, type ServerSettings } from './settings.js'
 
-export interface ServerOptions extends AppOptions {
-  /** @default 4010 */
-  port?: number
-  /** Only loopback unless told otherwise. @default '127.0.0.1' */
-  host?: string
-  /** Keep the default world in this file: loaded at start; every change on disk before it is answered. */
-  stateFile?: string
-  /** Accept the public development JWT secret on a server bound beyond loopback. @default false */
-  insecureDevSecret?: boolean
-}
+export type { ServerOptions } from './options.js'
+export { DEFAULT_HOST, DEFAULT_PORT } from './settings.js'
 
 export interface RunningServer extends MockApp {
   server: Server
@@ -36,36 +29,20 @@ export interface RunningServer extends MockApp {
   close(): Promise<void>
 }
 
-export const DEFAULT_PORT = 4010
-export const DEFAULT_HOST = '127.0.0.1'
-
 /**
  * Starts the standalone mock server.
  * @example const running = await startServer({ port: 0, seed: 7 }); await running.close()
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const host = options.host ?? DEFAULT_HOST
-  const controlToken = controlTokenFor({ ...options, host })
-  const allowedHosts = [...(options.allowedHosts ?? []), ...ownHostNames(host)]
-  const mock = await createMockApp({ ...options, controlToken, allowedHosts })
-  const persistence = options.stateFile
-    ? new StatePersistence(options.stateFile, mock.sessions.primary, (message, error) =>
-        (options.logger ?? console).error(message, error),
-      )
-    : undefined
-  let stateFileConflict: string | undefined
-  if (persistence && options.stateFile) {
-    if (await persistence.load()) {
-      stateFileConflict = conflictOf(
-        options.stateFile,
-        mock.sessions.primary.worldOptions,
-        mock.core.settings.configuredWorld,
-      )
-      if (stateFileConflict) (options.logger ?? console).info?.(`agent-console-mock: ${stateFileConflict}`)
-    }
-    mock.beforeSend.push(durableAnswers(persistence))
-  }
-  const server = await listen(mock, options.port ?? DEFAULT_PORT, host).catch(async (error) => {
+  return startServerWith(resolveServerSettings(options))
+}
+
+/** Starts the server for settings resolved already, taken as they are (the CLI resolves its own). */
+export async function startServerWith(settings: ServerSettings): Promise<RunningServer> {
+  const mock = await createMockAppWith(settings)
+  const kept = settings.stateFile ? await keepStateFile(settings.stateFile, mock, settings) : undefined
+  const persistence = kept?.persistence
+  const server = await listen(mock, settings.port, settings.host).catch(async (error) => {
     await persistence?.close().catch(() => undefined)
     throw error
   })
@@ -74,13 +51,30 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     server,
     url: serverUrl(server),
     persistence,
-    controlToken,
-    stateFileConflict,
+    controlToken: settings.core.controlGuard.token,
+    stateFileConflict: kept?.conflict,
     async close() {
       await closeServer(server)
       await persistence?.close()
     },
   }
+}
+
+/**
+ * Keeps the default world in `stateFile`: loaded now if there is one yet, and no answer goes out
+ * before the changes it shows are on disk. `conflict` says (and logs) when the loaded world is not
+ * the configured one.
+ */
+async function keepStateFile(stateFile: string, mock: MockApp, { world, logger }: ServerSettings) {
+  const persistence = new StatePersistence(stateFile, mock.sessions.primary, (message, error) =>
+    logger.error(message, error),
+  )
+  const conflict = (await persistence.load())
+    ? conflictOf(stateFile, mock.sessions.primary.worldOptions, world)
+    : undefined
+  if (conflict) logger.info?.(`agent-console-mock: ${conflict}`)
+  mock.beforeSend.push(durableAnswers(persistence))
+  return { persistence, conflict }
 }
 
 /**

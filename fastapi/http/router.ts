@@ -16,34 +16,54 @@ export type RouteResult<R extends Route> =
   | { kind: 'redirect'; path: string }
   | { kind: 'not_found' }
 
+/** How a router answers what no route takes; Starlette's choices unless told otherwise. */
+export interface RouterOptions {
+  /**
+   * Starlette's `redirect_slashes`: a path no route matches, that one would match with its
+   * trailing slash added or removed, is a redirect to that path; else it is not found.
+   * @default true
+   */
+  readonly redirectSlashes?: boolean
+  /**
+   * Whose methods a 405's `allow` lists: the first route whose path matched (Starlette's
+   * `Route.handle`), or every route whose path matched, in table order.
+   * @default 'first'
+   */
+  readonly allowFrom?: 'first' | 'every'
+}
+
 /**
  * Starlette's `Router.app` over a route table: the first route matching path and method
  * wins; otherwise the first path-only match answers 405; otherwise, if adding or removing
- * the trailing slash matches any route, 307; otherwise 404. Paths are matched decoded and
- * case-sensitively, each `{param}` as `[^/]+`.
+ * the trailing slash matches any route, 307; otherwise 404. Paths are matched as given
+ * (the API hands them in decoded) and case-sensitively, each `{param}` as `[^/]+`.
  */
-export function createRouter<R extends Route>(routes: readonly R[]): (method: string, path: string) => RouteResult<R> {
+export function createRouter<R extends Route>(
+  routes: readonly R[],
+  { redirectSlashes = true, allowFrom = 'first' }: RouterOptions = {},
+): (method: string, path: string) => RouteResult<R> {
   const compiled = routes.map((route) => ({ route, pattern: compilePath(route.path) }))
   const match = (path: string) => compiled.filter(({ pattern }) => pattern.test(path))
   return (method, path) => {
     const candidates = match(path)
-    const full = candidates.find(
-      ({ route }) => route.method === method || (method === 'HEAD' && route.head && route.method === 'GET'),
-    )
+    const full = candidates.find(({ route }) => answersMethod(route, method))
     if (full) return { kind: 'match', route: full.route, params: { ...full.pattern.exec(path)?.groups } }
-    const partial = candidates[0]
-    if (partial)
-      return {
-        kind: 'method_not_allowed',
-        allow: partial.route.head ? [partial.route.method, 'HEAD'] : [partial.route.method],
-      }
-    if (path !== '/') {
+    const allowing = allowFrom === 'first' ? candidates.slice(0, 1) : candidates
+    if (allowing.length > 0)
+      return { kind: 'method_not_allowed', allow: allowing.flatMap(({ route }) => methodsOf(route)) }
+    if (redirectSlashes && path !== '/') {
       const twin = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`
       if (match(twin).length > 0) return { kind: 'redirect', path: twin }
     }
     return { kind: 'not_found' }
   }
 }
+
+const answersMethod = (route: Route, method: string): boolean =>
+  route.method === method || (method === 'HEAD' && route.head === true && route.method === 'GET')
+
+/** The methods a route answers, as a 405's `allow` names them. */
+const methodsOf = (route: Route): string[] => (route.head ? [route.method, 'HEAD'] : [route.method])
 
 /**
  * Starlette's `compile_path` for `str` parameters: `^...$` as Python's `re` reads it, where

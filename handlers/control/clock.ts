@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { Clock } from '../../core/instance/clock.js'
 import { invalidBody, readJsonBody } from './body.js'
+import type { ControlRoute } from './route.js'
 
 const ClockBody = z
   .object({
@@ -13,14 +14,36 @@ const ClockBody = z
   .refine((body) => body.now !== undefined || body.frozen !== undefined, 'give "now", "frozen" or both')
 const AdvanceBody = z.object({ seconds: z.number().min(0) }).strict()
 
+/** The clock of the request's world. */
+export const clockRoutes: readonly ControlRoute[] = [
+  {
+    method: 'GET',
+    path: '/clock',
+    description: 'the world\'s clock: {"now" (ISO 8601), "epoch_seconds", "frozen"}',
+    answer: ({ instance }) => clockState(instance.clock),
+  },
+  {
+    method: 'PUT',
+    path: '/clock',
+    description: 'sets the clock: {"now": ISO 8601 or Unix seconds, "frozen": true|false}',
+    answer: ({ request, instance }) => setClock(request, instance.clock),
+  },
+  {
+    method: 'POST',
+    path: '/clock/advance',
+    description: 'moves the clock forward, frozen or not: {"seconds": n}',
+    answer: ({ request, instance }) => advanceClock(request, instance.clock),
+  },
+]
+
 /** `GET /__mock/clock`: now, as ISO 8601 and Unix seconds, and whether the clock is frozen. */
-export const clockState = (clock: Clock): Response => jsonResponse(200, clock.state())
+const clockState = (clock: Clock): Response => jsonResponse(200, clock.state())
 
 /**
  * `PUT /__mock/clock {"now": "2026-03-01T09:00:00Z" | 1772355600, "frozen": true}`: sets the time
  * (a number is Unix seconds) and stops or starts the clock; `frozen` alone freezes or resumes it where it is.
  */
-export async function setClock(request: Request, clock: Clock): Promise<Response> {
+async function setClock(request: Request, clock: Clock): Promise<Response> {
   const body = ClockBody.safeParse(await readJsonBody(request))
   if (!body.success) throw invalidBody(body.error)
   const { now, frozen } = body.data
@@ -32,7 +55,7 @@ export async function setClock(request: Request, clock: Clock): Promise<Response
 }
 
 /** `POST /__mock/clock/advance {"seconds": 3600}`: moves the clock forward, frozen or not. */
-export async function advanceClock(request: Request, clock: Clock): Promise<Response> {
+async function advanceClock(request: Request, clock: Clock): Promise<Response> {
   const body = AdvanceBody.safeParse(await readJsonBody(request))
   if (!body.success) throw invalidBody(body.error)
   onRangeError(() => clock.advance(body.data.seconds))

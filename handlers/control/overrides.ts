@@ -4,20 +4,49 @@ import type { MockInstance } from '../../core/instance/instance.js'
 import { InvalidOverrideError } from '../../core/overrides/answer.js'
 import type { OverrideResult } from '../../core/overrides/types.js'
 import { readJsonBody } from './body.js'
+import { decodedSegment, type ControlRoute } from './route.js'
+
+/** The typed overrides of the request's world; an operation named in the path is decoded. */
+export const overrideRoutes: readonly ControlRoute[] = [
+  {
+    method: 'GET',
+    path: '/overrides',
+    description: 'the typed overrides of this world, by operation (a function set in code as {"function": name})',
+    answer: ({ instance }) => overridesState(instance),
+  },
+  {
+    method: 'PUT',
+    path: '/overrides/{operation}',
+    description:
+      'answers the operation with {"status", "body", "headers"} or {"error": "not_found", ...} after auth and validation, as FastAPI would',
+    answer: ({ request, instance, params }) => putOverride(request, instance, decodedSegment(params.operation ?? '')),
+  },
+  {
+    method: 'DELETE',
+    path: '/overrides',
+    description: 'drops every override of this world: 204',
+    answer: ({ instance }) => deleteOverrides(instance),
+  },
+  {
+    method: 'DELETE',
+    path: '/overrides/{operation}',
+    description: "drops the operation's override: 204; 404 for an unknown operation",
+    answer: ({ instance, params }) => deleteOverrides(instance, decodedSegment(params.operation ?? '')),
+  },
+]
 
 /**
  * `GET /__mock/overrides`: the overrides of this world (the request's session), by operation.
  * @example {"overrides":{"list_personas":{"status":200,"body":{"results":[],"total":0}}}}
  */
-export const overridesState = (instance: MockInstance): Response =>
-  jsonResponse(200, { overrides: instance.overrides.list() })
+const overridesState = (instance: MockInstance): Response => jsonResponse(200, { overrides: instance.overrides.list() })
 
 /**
  * `PUT /__mock/overrides/{operation}` with `{"status", "body", "headers"}` or `{"error": "not_found", ...}`:
  * the operation answers it from now on (after authentication and validation), as FastAPI writes it.
  * 404 for an unknown operation; 400 naming each problem for a body the operation cannot answer.
  */
-export async function putOverride(request: Request, instance: MockInstance, operation: string): Promise<Response> {
+async function putOverride(request: Request, instance: MockInstance, operation: string): Promise<Response> {
   const name = operationNamed(operation)
   const body = await readJsonBody(request)
   try {
@@ -30,7 +59,7 @@ export async function putOverride(request: Request, instance: MockInstance, oper
 }
 
 /** `DELETE /__mock/overrides[/{operation}]`: 204; the operations answer as the API does again. */
-export function deleteOverrides(instance: MockInstance, operation?: string): Response {
+function deleteOverrides(instance: MockInstance, operation?: string): Response {
   instance.overrides.clear(operation === undefined ? undefined : operationNamed(operation))
   return answer(null, 204, {})
 }

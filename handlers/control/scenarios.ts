@@ -5,20 +5,43 @@ import type { MockInstance } from '../../core/instance/instance.js'
 import { selectScenarios } from '../../core/scenarios/effects.js'
 import { type ScenarioRegistry, UnknownScenarioError } from '../../core/scenarios/index.js'
 import { invalidBody, readJsonBody } from './body.js'
+import type { ControlRoute } from './route.js'
 
 const ScenarioBody = z.object({ scenarios: z.array(z.string()) }).strict()
+
+/** The scenarios known, and those selected for the request's world (which starts over from `configured`). */
+export const scenarioRoutes = (registry: ScenarioRegistry, configured: Required<WorldOptions>): ControlRoute[] => [
+  {
+    method: 'GET',
+    path: '/scenarios',
+    description: 'every scenario known (built-in and --config), with its description',
+    server: () => listScenarios(registry),
+  },
+  {
+    method: 'GET',
+    path: '/scenario',
+    description: 'the scenarios selected for this world: {"scenarios": [names]}',
+    answer: ({ instance }) => selectedScenarios(instance),
+  },
+  {
+    method: 'PUT',
+    path: '/scenario',
+    description: 'a freshly seeded world with these scenarios applied in order: {"scenarios": ["empty-team", "slow"]}',
+    answer: ({ request, instance }) => selectScenario(request, instance, registry, configured),
+  },
+]
 
 /**
  * `GET /__mock/scenarios`: every scenario the mock knows, with its description.
  * @example {"scenarios":[{"name":"empty-team","description":"the first team has no personas ..."}]}
  */
-export const listScenarios = (registry: ScenarioRegistry): Response =>
+const listScenarios = (registry: ScenarioRegistry): Response =>
   jsonResponse(200, {
     scenarios: registry.list().map(({ name, description }) => ({ name, description })),
   })
 
 /** `GET /__mock/scenario`: the scenarios selected for the request's world, in the order applied. */
-export const selectedScenarios = (instance: MockInstance): Response =>
+const selectedScenarios = (instance: MockInstance): Response =>
   jsonResponse(200, { scenarios: instance.scenarios.names })
 
 /**
@@ -26,7 +49,7 @@ export const selectedScenarios = (instance: MockInstance): Response =>
  * starts over from the configured seed and size, faults cleared, with these scenarios applied in
  * order; `[]` leaves the plain seeded world. 400 naming the unknown ones and listing the known ones.
  */
-export async function selectScenario(
+async function selectScenario(
   request: Request,
   instance: MockInstance,
   registry: ScenarioRegistry,

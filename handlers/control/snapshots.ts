@@ -6,10 +6,11 @@ import { readState } from '../../model/state/read.js'
 import { StateError, serializeState } from '../../model/state/index.js'
 import { World } from '../../model/world.js'
 import { invalidBody, readJsonBody } from './body.js'
+import type { ControlRoute, WorldCall } from './route.js'
 
 const TakeBody = z.object({ name: z.string() }).strict()
 
-type Answer = (request: Request, url: URL, instance: MockInstance, params: Record<string, string>) => Promise<Response>
+type Answer = (call: WorldCall) => Promise<Response>
 
 /** A snapshot as the control API describes it. */
 const described = ({ name, takenAt, base }: Snapshot) => ({
@@ -30,32 +31,32 @@ async function named(action: () => Promise<Response>): Promise<Response> {
 }
 
 /** `GET /__mock/snapshots`: the snapshots kept, oldest first. */
-export const listSnapshots: Answer = async (_request, _url, instance) =>
+const listSnapshots = (instance: MockInstance): Response =>
   jsonResponse(200, { snapshots: instance.snapshots.list().map(described) })
 
 /** `POST /__mock/snapshots {"name"}`: keeps the request's world as it is now (201). */
-export const takeSnapshot: Answer = async (request, _url, instance) => {
+const takeSnapshot: Answer = async ({ request, instance }) => {
   const body = TakeBody.safeParse(await readJsonBody(request))
   if (!body.success) throw invalidBody(body.error)
   return named(async () => jsonResponse(201, described(await instance.snapshot(body.data.name))))
 }
 
 /** `POST /__mock/snapshots/{name}/restore`: the request's world becomes a fork of the snapshot's; answers the fixtures. */
-export const restoreSnapshot: Answer = (_request, _url, instance, { name = '' }) =>
+const restoreSnapshot: Answer = ({ instance, params: { name = '' } }) =>
   named(async () => {
     await instance.restoreSnapshot(name)
     return jsonResponse(200, instance.fixtures)
   })
 
 /** `GET /__mock/snapshots/{name}`: the snapshot as a state file (what `PUT /__mock/state` and `--state-file` read). */
-export const exportSnapshot: Answer = (_request, _url, instance, { name = '' }) =>
+const exportSnapshot: Answer = ({ instance, params: { name = '' } }) =>
   named(async () => {
     const { base } = instance.snapshots.get(name)
     return encodedJsonResponse(200, serializeState({ ...base.options, contents: base.world.contents() }))
   })
 
 /** `PUT /__mock/snapshots/{name}` with a state file: kept as a snapshot of that name (validated as an import is). */
-export const importSnapshot: Answer = (request, _url, instance, { name = '' }) =>
+const importSnapshot: Answer = ({ request, instance, params: { name = '' } }) =>
   named(async () => {
     let state: Awaited<ReturnType<typeof readState>>
     try {
@@ -71,7 +72,50 @@ export const importSnapshot: Answer = (request, _url, instance, { name = '' }) =
   })
 
 /** `DELETE /__mock/snapshots/{name}`: 204, or 404. */
-export const deleteSnapshot: Answer = async (_request, _url, instance, { name = '' }) => {
+const deleteSnapshot: Answer = async ({ instance, params: { name = '' } }) => {
   if (!instance.snapshots.delete(name)) throw httpError(404, `No snapshot named ${JSON.stringify(name)}`)
   return answer(null, 204, {})
 }
+
+/**
+ * The snapshots shared by every session, taken from and restored into the request's world. A
+ * name in the path is taken as sent, not decoded (a valid one needs no escaping).
+ */
+export const snapshotRoutes: readonly ControlRoute[] = [
+  {
+    method: 'GET',
+    path: '/snapshots',
+    description: 'the snapshots kept: name, taken_at, seed, personas_per_team',
+    answer: ({ instance }) => listSnapshots(instance),
+  },
+  {
+    method: 'POST',
+    path: '/snapshots',
+    description: 'keeps the world as it is now: {"name"} (201); a session can start from it (X-Mock-Session-From)',
+    answer: takeSnapshot,
+  },
+  {
+    method: 'POST',
+    path: '/snapshots/{name}/restore',
+    description: 'the world becomes the snapshot again (faults and the clock stay); answers the fixtures',
+    answer: restoreSnapshot,
+  },
+  {
+    method: 'GET',
+    path: '/snapshots/{name}',
+    description: 'the snapshot as a state file',
+    answer: exportSnapshot,
+  },
+  {
+    method: 'PUT',
+    path: '/snapshots/{name}',
+    description: 'keeps a state file as a snapshot of this name (validated as PUT /__mock/state)',
+    answer: importSnapshot,
+  },
+  {
+    method: 'DELETE',
+    path: '/snapshots/{name}',
+    description: 'forgets a snapshot: 204, or 404',
+    answer: deleteSnapshot,
+  },
+]

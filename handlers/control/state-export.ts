@@ -1,7 +1,7 @@
 import { answer, httpError } from '../../fastapi/http/responses.js'
 import { streamingJsonResponse } from '../../fastapi/http/streaming-response.js'
-import type { MockInstance } from '../../core/instance/instance.js'
 import { stateStream } from '../../model/state/stream.js'
+import type { WorldCall } from './route.js'
 
 /** How many exports one core streams at once, and how long one may go unread (docs/reliability.md). */
 export interface ExportLimits {
@@ -23,7 +23,7 @@ export const EXPORT_LIMITS: ExportLimits = { inFlight: 4, idleMs: 60_000 }
  */
 export function stateExport(limits: ExportLimits = EXPORT_LIMITS) {
   let inFlight = 0
-  return (request: Request, _url: URL, instance: MockInstance): Response => {
+  return ({ request, instance }: WorldCall): Response => {
     if (request.method === 'HEAD') return answer(null, 200, { 'content-type': 'application/json' })
     if (inFlight >= limits.inFlight) {
       throw httpError(

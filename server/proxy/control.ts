@@ -2,7 +2,7 @@ import { trustedOrigin, withControlGuard, type ControlGuard } from '../../core/c
 import { DEV_CORS, withCors } from '../../core/cors.js'
 import type { Answer } from '../../core/exchange.js'
 import { jsonResponse, notFound, answer as plainAnswer } from '../../fastapi/http/responses.js'
-import { journalFilter } from '../../handlers/control/index.js'
+import { journalFilter } from '../../handlers/control/journal.js'
 import { toHar } from '../../handlers/control/har.js'
 import type { Journal } from '../../core/journal/journal.js'
 import type { ViolationLog } from './judge.js'

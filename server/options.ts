@@ -1,0 +1,46 @@
+import type { InstanceOptions } from '../core/instance/instance.js'
+import type { Scenario } from '../core/scenarios/index.js'
+import type { ProfileOptions } from '../model/profile.js'
+import type { Logger } from './logger.js'
+
+/** What `createMockApp` is given; server/settings.ts says what is taken where an option is left out. */
+export interface AppOptions extends InstanceOptions {
+  profile?: ProfileOptions
+  /** Milliseconds added before every API answer. */
+  delayMs?: number
+  maxBodyBytes?: number
+  /** Serve the control API under /__mock/. @default true */
+  control?: boolean
+  /** Session worlds kept at most. @default 100 */
+  sessionLimit?: number
+  /** Bytes the worlds may hold (new ones beyond: least recently used sessions go, then 503). @default 70% of the heap limit */
+  maxMemoryBytes?: number
+  /** Origins of pages trusted with the control API besides loopback ones (`--allow-origin`). */
+  allowOrigins?: string[]
+  /** Host names the control API answers besides loopback names (`--allowed-host`). */
+  allowedHosts?: string[]
+  /** Demand this `X-Mock-Control-Token` on every control request. */
+  controlToken?: string
+  /** Answer CORS as a FastAPI app with Starlette's `CORSMiddleware` for a dev frontend does; `false`: plain FastAPI. @default true */
+  cors?: boolean
+  logger?: Logger
+  /**
+   * Scenarios the default world and every new session start with (and return to on a reset), in
+   * order: names, or one comma-separated string. An unknown name fails, listing the known ones.
+   */
+  scenario?: string | readonly string[]
+  /** Scenarios of your own (`defineScenario`, `--config`), beside the built-in ones. */
+  scenarios?: readonly Scenario[]
+}
+
+/** What `startServer` is given: an app's options, where to listen, and the state file to keep. */
+export interface ServerOptions extends AppOptions {
+  /** @default 4010 */
+  port?: number
+  /** Only loopback unless told otherwise. @default '127.0.0.1' */
+  host?: string
+  /** Keep the default world in this file: loaded at start; every change on disk before it is answered. */
+  stateFile?: string
+  /** Accept the public development JWT secret on a server bound beyond loopback. @default false */
+  insecureDevSecret?: boolean
+}

@@ -1,0 +1,89 @@
+import type { ControlGuard } from '../core/control-guard.js'
+import { DEFAULT_SESSION_LIMIT } from '../core/instance/sessions.js'
+import type { Scenario } from '../core/scenarios/index.js'
+import { resolveCoreConfig, type CoreConfig } from '../core/settings.js'
+import { checkWorldOptions, type WorldOptions } from '../factories/world.js'
+import { controlTokenFor, ownHostNames } from './exposure.js'
+import { defaultMemoryBudget } from './heap.js'
+import type { Logger } from './logger.js'
+import type { AppOptions, ServerOptions } from './options.js'
+
+export const DEFAULT_PORT = 4010
+export const DEFAULT_HOST = '127.0.0.1'
+
+/** A server's app settings: its options with every default applied, handed down as they are. */
+export interface AppSettings {
+  /** The default world's seed and size, which a reset without options returns to. */
+  world: Required<WorldOptions>
+  /** Entries each world's journal keeps; left out, the journal's own size. */
+  journalSize: number | undefined
+  sessionLimit: number
+  maxMemoryBytes: number
+  /** The scenarios the default world and every new session start with, in order. */
+  startScenarios: readonly Scenario[]
+  logger: Logger
+  /** The core's settings but the sessions it serves: every path claimed, CORS and a control guard. */
+  core: CoreConfig & { controlGuard: ControlGuard }
+}
+
+/** A server's settings: its app's, where it listens and the state file it keeps. */
+export interface ServerSettings extends AppSettings {
+  port: number
+  host: string
+  stateFile: string | undefined
+}
+
+/**
+ * The settings `startServer` runs with, from its options: the one place a server's defaults are
+ * applied. A server bound beyond loopback demands a control token (one made up if none is given)
+ * and answers the control API under its own host names.
+ * @throws Error for a server bound beyond loopback with the development JWT secret, unless told to accept it
+ */
+export function resolveServerSettings(options: ServerOptions = {}): ServerSettings {
+  const host = options.host ?? DEFAULT_HOST
+  const app = resolveAppWith(options, (jwtSecret) =>
+    controlGuardOf(
+      options,
+      [...(options.allowedHosts ?? []), ...ownHostNames(host)],
+      controlTokenFor({ ...options, host, jwtSecret }),
+    ),
+  )
+  return { ...app, port: options.port ?? DEFAULT_PORT, host, stateFile: options.stateFile }
+}
+
+/** The settings `createMockApp` runs with, from its options (an app does not know where it listens). */
+export function resolveAppSettings(options: AppOptions = {}): AppSettings {
+  return resolveAppWith(options, () => controlGuardOf(options, options.allowedHosts ?? [], options.controlToken))
+}
+
+/** An app's settings, with the control guard `guardFor` gives for the resolved JWT secret. */
+function resolveAppWith(options: AppOptions, guardFor: (jwtSecret: string) => ControlGuard): AppSettings {
+  const logger = options.logger ?? console
+  const core = resolveCoreConfig({
+    profile: options.profile,
+    jwtSecret: options.jwtSecret,
+    claim: 'all',
+    maxBodyBytes: options.maxBodyBytes,
+    delayMs: options.delayMs,
+    control: options.control,
+    // A standalone server is reached from a dev frontend's own origin.
+    cors: options.cors ?? true,
+    scenarios: options.scenarios,
+    logError: (message, error) => logger.error(message, error),
+  })
+  return {
+    world: checkWorldOptions(options),
+    journalSize: options.journalSize,
+    sessionLimit: options.sessionLimit ?? DEFAULT_SESSION_LIMIT,
+    maxMemoryBytes: options.maxMemoryBytes ?? defaultMemoryBudget(),
+    startScenarios: core.scenarios.resolve(options.scenario),
+    logger,
+    core: { ...core, controlGuard: guardFor(core.jwtSecret) },
+  }
+}
+
+const controlGuardOf = (options: AppOptions, allowedHosts: string[], token: string | undefined): ControlGuard => ({
+  allowOrigins: options.allowOrigins ?? [],
+  allowedHosts,
+  token,
+})
