@@ -37,7 +37,7 @@ export function createApi(settings: CoreSettings, operations: Operations) {
           instance,
           operations,
         ),
-      (error) => settings.logError(`${exchange.request.method} ${exchange.url.pathname} failed:`, error),
+      (error) => settings.logError(`${exchange.method} ${exchange.url.pathname} failed:`, error),
     )
     const bytes = await body
     const requestBody = bytes && new Uint8Array(bytes)
@@ -150,14 +150,14 @@ function bodyCopy(request: Request): Promise<ArrayBuffer | undefined> | undefine
 
 function journal(
   instance: MockInstance,
-  { request, requested }: Exchange,
+  { request, method, requested }: Exchange,
   response: Response,
   started: number,
   body: Uint8Array | undefined,
 ): void {
   instance.journal.record({
     time: new Date().toISOString(),
-    method: request.method,
+    method,
     url: requested,
     status: response.status,
     duration_ms: Math.round((performance.now() - started) * 100) / 100,

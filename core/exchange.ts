@@ -1,6 +1,8 @@
 /** One request on its way through the core, with its URL parsed once. */
 export interface Exchange {
   readonly request: Request
+  /** The method as sent: the request's own, or one Fetch cannot carry (core/sent-method.ts). */
+  readonly method: string
   /** The URL as the mock routes it: a session named in the path (`/__session/<key>`) taken off. */
   readonly url: URL
   /** The URL as requested (`url` itself when the path names no session): what the journal keeps. */

@@ -23,7 +23,7 @@ export function recordOperation(instance: MockInstance, answered: AnsweredOperat
   const authorization = exchange.request.headers.get('authorization')
   instance.recorder.record({
     operation: answered.operation,
-    method: exchange.request.method,
+    method: exchange.method,
     url: exchange.url,
     body: answered.body,
     authorization,

@@ -1,3 +1,4 @@
+import { sentMethodOf } from '../core/sent-method.js'
 import { API_ROUTES } from '../model/api/routes.js'
 import { notFound, withBody, withoutBody, writtenBody } from '../fastapi/http/responses.js'
 import { createRouter, type Route } from '../fastapi/http/router.js'
@@ -46,7 +47,7 @@ export function coreWith(settings: CoreSettings): Core {
       const exchange = exchangeOf(request, settings)
       const response = await settle(
         () => answer(exchange),
-        (error) => settings.logError(`${request.method} ${exchange.url.pathname} failed:`, error),
+        (error) => settings.logError(`${exchange.method} ${exchange.url.pathname} failed:`, error),
       )
       return wantsBytesOnly(request) ? response : withBody(response)
     },
@@ -56,11 +57,12 @@ export function coreWith(settings: CoreSettings): Core {
 /** A request as the core works on it: its URL parsed, a session named in its path taken off. */
 function exchangeOf(request: Request, { sessionTransport }: CoreSettings): Exchange {
   const requested = new URL(request.url)
+  const method = sentMethodOf(request)
   const prefix = sessionTransport.pathPrefix?.(requested.pathname) ?? ''
-  if (prefix === '') return { request, url: requested, requested, prefix }
+  if (prefix === '') return { request, method, url: requested, requested, prefix }
   const url = new URL(requested)
   url.pathname = requested.pathname.slice(prefix.length) || '/'
-  return { request, url, requested, prefix }
+  return { request, method, url, requested, prefix }
 }
 
 /** CORS for the API, and for the control API only to trusted pages where a guard says which. */

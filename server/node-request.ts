@@ -1,12 +1,14 @@
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
+import { fetchMethod, markSentMethod } from '../core/sent-method.js'
 
 /** Host and connection headers are the transport's; Fetch refuses some of them. */
 const TRANSPORT_HEADERS = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect'])
 
 /**
  * Node's request as a Fetch `Request`: every header kept with its repeats, the body streamed
- * as it arrives (the core reads it, up to its limit). When a body parser has read the body
+ * as it arrives (the core reads it, up to its limit), the method as sent even where Fetch cannot
+ * carry it (core/sent-method.ts). When a body parser has read the body
  * already (`express.json()` mounted before the mock), its parsed value is sent again as JSON.
  */
 export function toFetchRequest(req: IncomingMessage & { body?: unknown }): Request {
@@ -15,8 +17,16 @@ export function toFetchRequest(req: IncomingMessage & { body?: unknown }): Reque
     const name = req.rawHeaders[i] as string
     if (!TRANSPORT_HEADERS.has(name.toLowerCase())) headers.append(name, req.rawHeaders[i + 1] as string)
   }
-  const method = req.method ?? 'GET'
-  return new Request(requestUrl(req), { method, headers, body: bodyOf(req, method), duplex: 'half' } as RequestInit)
+  const sent = req.method ?? 'GET'
+  const method = fetchMethod(sent)
+  const request = new Request(requestUrl(req), {
+    method,
+    headers,
+    body: bodyOf(req, method),
+    duplex: 'half',
+  } as RequestInit)
+  markSentMethod(request, sent)
+  return request
 }
 
 function bodyOf(req: IncomingMessage & { body?: unknown }, method: string): RequestInit['body'] {

@@ -6,6 +6,7 @@ import { StatePersistence } from './persistence/index.js'
 import { durableAnswers } from './persistence/answers.js'
 import { closeServer, serverUrl } from './http-server.js'
 import { resolveServerSettings, type ServerSettings } from './settings.js'
+import { answerUncarriedMethods } from './uncarried-methods.js'
 
 export type { ServerOptions } from './options.js'
 export { DEFAULT_HOST, DEFAULT_PORT } from './settings.js'
@@ -100,7 +101,9 @@ function conflictOf(
 
 function listen({ app }: MockApp, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer({ maxHeaderSize: 256 * 1024 }, app).listen(port, host) // the head uvicorn takes at most
+    const server = createServer({ maxHeaderSize: 256 * 1024 }, app) // the head uvicorn takes at most
+    answerUncarriedMethods(server, app)
+    server.listen(port, host)
     server.once('listening', () => resolve(server))
     server.once('error', reject)
   })

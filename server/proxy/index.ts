@@ -74,7 +74,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const request = toFetchRequest(req)
       return send(
         res,
-        await control({ request, url: new URL(request.url), requested: new URL(request.url), prefix: '' }),
+        await control({
+          request,
+          method: request.method,
+          url: new URL(request.url),
+          requested: new URL(request.url),
+          prefix: '',
+        }),
         req.method,
       )
     }

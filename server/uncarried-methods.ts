@@ -1,0 +1,72 @@
+import { IncomingMessage, type Server, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Express } from 'express'
+import { isMethodToken } from '../core/sent-method.js'
+
+/**
+ * Requests Node's HTTP server does not hand to the app, answered by the app as uvicorn hands every
+ * method to Starlette (405 with `allow`, the trailing-slash 307, or 404, as JSON):
+ * - `CONNECT` comes as a `connect` event with the bare socket, which Node would otherwise close;
+ * - a method Node's parser does not know (`FOOBAR`, `get`) comes as a `clientError`
+ *   (`HPE_INVALID_METHOD`) with the bytes of the request's head, where Node would answer a bare 400.
+ * Either way the connection closes after the answer: Node's parser is done with that socket.
+ */
+export function answerUncarriedMethods(server: Server, app: Express): void {
+  server.on('connect', (req: IncomingMessage, socket: Socket) => answerDetached(app, req, socket))
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+    const req = error.code === 'HPE_INVALID_METHOD' && error.rawPacket ? requestOf(error.rawPacket, socket) : undefined
+    if (req) answerDetached(app, req, socket)
+    else refuse(error, socket)
+  })
+}
+
+/** The app's answer on a socket that Node's server no longer reads, which then closes. */
+function answerDetached(app: Express, req: IncomingMessage, socket: Socket): void {
+  const res = new ServerResponse(req)
+  res.shouldKeepAlive = false
+  res.assignSocket(socket)
+  res.once('finish', () => socket.end())
+  socket.once('error', () => socket.destroy())
+  app(req, res)
+}
+
+/**
+ * The request a head of bytes holds (request line and header fields, no body), or undefined when it
+ * is not one a server would read: no complete head, or a method that is not an HTTP token.
+ */
+function requestOf(packet: Buffer, socket: Socket): IncomingMessage | undefined {
+  const text = packet.toString('latin1')
+  const end = text.indexOf('\r\n\r\n')
+  if (end < 0) return undefined
+  const [line = '', ...fields] = text.slice(0, end).split('\r\n')
+  const parts = /^(\S+) (\S+) HTTP\/1\.[01]$/.exec(line)
+  if (!parts || !isMethodToken(parts[1] as string)) return undefined
+  const req = new IncomingMessage(socket)
+  req.method = parts[1] as string
+  req.url = parts[2] as string
+  for (const field of fields) {
+    const colon = field.indexOf(':')
+    if (colon <= 0) return undefined
+    const name = field.slice(0, colon)
+    const value = field.slice(colon + 1).trim()
+    req.rawHeaders.push(name, value)
+    const key = name.toLowerCase()
+    req.headers[key] = req.headers[key] === undefined ? value : `${req.headers[key]}, ${value}`
+  }
+  req.push(null) // the body, if any, is not read: the connection closes after the answer
+  return req
+}
+
+/** Node's own answers to a request it cannot read, which a `clientError` listener takes over (node:_http_server). */
+const NODE_REFUSALS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+}
+
+/** What Node answers without a listener: its bare refusal, if nothing was written yet, then the socket closes. */
+function refuse(error: NodeJS.ErrnoException, socket: Socket): void {
+  const status = NODE_REFUSALS[error.code ?? ''] ?? '400 Bad Request'
+  if (socket.writable && socket.bytesWritten === 0) socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`)
+  socket.destroy(error)
+}

@@ -1,0 +1,47 @@
+/**
+ * Every method as uvicorn hands it to FastAPI: the standalone mock and the reference app (FastAPI
+ * 0.92 under uvicorn) give the same status, `allow`, `location` path, content type and body to
+ * methods the Fetch API cannot carry and Node's parser does not know.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunningServer } from 'agent-console-mock/server'
+import { type RawAnswer, sendRawHead } from '../support/raw-socket.js'
+import { startTestServer } from '../support/server.js'
+import { fastApiUnavailable, startFastApi, type RunningFastApi } from './server.js'
+
+const unavailable = fastApiUnavailable()
+if (unavailable) console.warn(`test/fastapi/methods skipped: ${unavailable}`)
+
+const METHODS = ['TRACE', 'TRACK', 'CONNECT', 'FOOBAR', 'PROPFIND', 'get', 'Delete']
+const PATHS = ['/v1/personas/', '/v1/personas', '/v1/policies/x/rules', '/nowhere', '/openapi.json', '/docs']
+
+/** What a client may rely on: the host of a redirect is the server's own, so only its path is compared. */
+const meaning = ({ status, headers, body }: RawAnswer) => ({
+  status,
+  allow: headers['allow'],
+  location: headers['location'] && new URL(headers['location']).pathname,
+  type: headers['content-type'],
+  length: headers['content-length'],
+  body,
+})
+
+describe.skipIf(unavailable)('methods, against real FastAPI', () => {
+  let fastapi: RunningFastApi
+  let mock: RunningServer
+  beforeAll(async () => {
+    ;[fastapi, mock] = await Promise.all([startFastApi(), startTestServer()])
+  })
+  afterAll(async () => {
+    await Promise.all([fastapi?.stop(), mock?.close()])
+  })
+
+  it.each(METHODS)('answers %s on every kind of path as uvicorn does', async (method) => {
+    for (const path of PATHS) {
+      const [real, mocked] = await Promise.all([
+        sendRawHead(fastapi.url, method, path),
+        sendRawHead(mock.url, method, path),
+      ])
+      expect(meaning(mocked), `${method} ${path}`).toEqual(meaning(real))
+    }
+  })
+})

@@ -1,0 +1,61 @@
+/**
+ * Methods the Fetch API cannot carry and Node's parser does not know, on the standalone server: each
+ * answered as uvicorn hands it to Starlette's router (test/fastapi/methods.test.ts compares with real
+ * FastAPI): 405 with `allow` on an operation's path, the trailing-slash 307, 404 elsewhere.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { RunningServer } from 'agent-console-mock/server'
+import { sendRawHead } from '../support/raw-socket.js'
+import { startTestServer } from '../support/server.js'
+
+let running: RunningServer
+beforeAll(async () => {
+  running = await startTestServer()
+})
+afterAll(() => running.close())
+
+const METHODS = ['TRACE', 'TRACK', 'CONNECT', 'FOOBAR', 'get', 'Post', 'PROPFIND']
+
+it.each(METHODS)('answers %s on an operation’s path with 405 and its allow', async (method) => {
+  const answer = await sendRawHead(running.url, method, '/v1/personas/')
+  expect(answer.status).toBe(405)
+  expect(answer.headers['allow']).toBe('GET')
+  expect(answer.headers['content-type']).toBe('application/json')
+  expect(answer.body).toBe('{"detail":"Method Not Allowed"}')
+})
+
+it.each(METHODS)('answers %s with the trailing-slash redirect and with 404 elsewhere', async (method) => {
+  const redirect = await sendRawHead(running.url, method, '/v1/personas')
+  expect(redirect.status).toBe(307)
+  expect(new URL(redirect.headers['location'] ?? '').pathname).toBe('/v1/personas/')
+  const missing = await sendRawHead(running.url, method, '/nowhere')
+  expect(missing.status).toBe(404)
+  expect(missing.body).toBe('{"detail":"Not Found"}')
+})
+
+it('answers FastAPI’s own routes and the control API the same way', async () => {
+  const docs = await sendRawHead(running.url, 'TRACE', '/openapi.json')
+  expect([docs.status, docs.headers['allow']]).toEqual([405, 'GET, HEAD'])
+  const control = await sendRawHead(running.url, 'foobar', '/__mock/health')
+  expect(control.status).toBe(405)
+})
+
+it('journals the method as it was sent', async () => {
+  await fetch(`${running.url}/__mock/requests`, { method: 'DELETE' })
+  for (const method of ['TRACE', 'get']) await sendRawHead(running.url, method, '/v1/personas/')
+  const journal = (await (await fetch(`${running.url}/__mock/requests`)).json()) as {
+    requests: Array<{ method: string; status: number }>
+  }
+  expect(journal.requests.map(({ method, status }) => [method, status])).toEqual(
+    expect.arrayContaining([
+      ['TRACE', 405],
+      ['get', 405],
+    ]),
+  )
+})
+
+it('still answers a head it cannot read with Node’s refusal, and keeps serving', async () => {
+  const bad = await sendRawHead(running.url, 'GET', '/v1/personas/ HTTP/1.1\r\nBad Header\r\nX:')
+  expect(bad.status).toBe(400)
+  expect((await fetch(`${running.url}/__mock/health`)).status).toBe(200)
+})

@@ -1,0 +1,37 @@
+import { connect } from 'node:net'
+
+/** An answer as it came over the wire: the status line's code, the header fields (lower-case names), the body. */
+export interface RawAnswer {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+/**
+ * Sends one request head as raw bytes (`fetch` cannot send `TRACE`, `CONNECT` or a lower-case method) and
+ * reads the answer until the server closes the connection.
+ */
+export function sendRawHead(base: string, method: string, path: string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(base)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`),
+    )
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk) => chunks.push(chunk))
+    socket.on('error', reject)
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1')
+      const [head = '', body = ''] = text.split('\r\n\r\n', 2)
+      const [line = '', ...fields] = head.split('\r\n')
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(line)?.[1] ?? 0)
+      const headers = Object.fromEntries(
+        fields.map((field) => [
+          field.slice(0, field.indexOf(':')).toLowerCase(),
+          field.slice(field.indexOf(':') + 1).trim(),
+        ]),
+      )
+      resolve({ status, headers, body })
+    })
+  })
+}
