@@ -1,10 +1,10 @@
-import { defineNetworkFixture, type NetworkFixture } from '@msw/playwright'
 import { test as base, expect } from '@playwright/test'
 import type { AnyHandler } from 'msw'
 import { createHandlers } from '../../handlers/index.js'
 import { MockHandle, seedInstance, type MockOptions } from '../../core/instance/handle.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { writeContractPart } from './contract-file.js'
+import { defineNetworkFixture, type NetworkFixture } from './network.js'
 
 export interface PlaywrightMockOptions extends MockOptions {
   /** Milliseconds added before every API answer. @default 0 */
@@ -34,8 +34,8 @@ export class PlaywrightMock extends MockHandle {
 /**
  * Playwright's `test` with a `mock` fixture: every request the page makes to `/v1/...` or
  * `/__mock/...` is answered in the test process by the mock's handlers, over a world seeded
- * for this test alone (through @msw/playwright's context routing; no service worker). The
- * app under test must not start the msw worker itself.
+ * for this test alone (Playwright's context routing and msw's `getResponse`; no service worker).
+ * The app under test must not start the msw worker itself.
  * @example
  * test.use({ mockOptions: { seed: 3 } })
  * test('lists personas', async ({ page, mock }) => {
@@ -68,7 +68,7 @@ export const test = base.extend<{
         delayMs: mockOptions.delayMs,
         scenarios: mockOptions.scenarios,
       })
-      const network = defineNetworkFixture({ context, handlers, onUnhandledRequest: 'bypass' })
+      const network = defineNetworkFixture({ context, handlers })
       await network.enable()
       const mock = new PlaywrightMock(instance, mockOptions, network)
       await use(mock)
@@ -88,4 +88,6 @@ export { expect }
 export type * from '../../model/api/wire-types.js'
 export type { RecordedContract, Interaction } from '../../verify/recording/format.js'
 export type * from '../../core/overrides/types.js'
+export type { NetworkFixture } from './network.js'
+export type { NetworkEvents, NetworkEventsMap } from './events.js'
 export { InvalidOverrideError } from '../../core/overrides/answer.js'

@@ -4,20 +4,12 @@
  * Three web servers: the built demo (vite preview, :4173), the standalone mock (:4174, from dist/, so
  * `npm run build` must have run) and Storybook's static build (vite preview of dist-storybook/, :4175).
  */
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, devices } from '@playwright/test'
+import { launchOptions } from './support/chromium.js'
 import { API_URL, CONTRACT_FILE, DEMO_URL, STORYBOOK_URL } from './support/servers.js'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
-
-/**
- * The system Chromium where there is one (Playwright's own browsers may not be downloadable,
- * e.g. offline or on Debian images), else Playwright's. PLAYWRIGHT_CHROMIUM_PATH overrides both.
- */
-const executablePath =
-  process.env.PLAYWRIGHT_CHROMIUM_PATH ??
-  ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path))
 
 export default defineConfig<{ recordContract?: string }>({
   testDir: './tests',
@@ -43,18 +35,7 @@ export default defineConfig<{ recordContract?: string }>({
     viewport: { width: 1280, height: 900 },
     screenshot: 'on',
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-        '--disable-quic',
-      ],
-    },
+    launchOptions,
   },
   webServer: [
     {
