@@ -57,8 +57,15 @@ export class MockServer extends MockHandle {
     this.instance.overrides.clear()
   }
 
-  /** Stops intercepting requests. */
+  #closed = false
+
+  /**
+   * Stops intercepting requests. A second call does nothing: msw 3's server would throw, and
+   * it must not free the place of a mock created since.
+   */
   readonly close = (): void => {
+    if (this.#closed) return
+    this.#closed = true
     this.server.close()
     listening = false
   }

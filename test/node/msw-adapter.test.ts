@@ -66,3 +66,11 @@ it("passes an unmocked request on without a word under 'bypass'", async () => {
   const log = await printed(async () => (text = await (await fetch(otherUrl)).text()))
   expect([text, reached, log]).toEqual(['the network', 1, ''])
 })
+
+it('closes once: a second close() neither throws nor frees the place of a newer mock', async () => {
+  const first = await createMockServer({ personasPerTeam: 1 })
+  first.close()
+  mock = await createMockServer({ personasPerTeam: 1 })
+  expect(() => first.close()).not.toThrow()
+  await expect(createMockServer({ personasPerTeam: 1 })).rejects.toThrow(/already intercepting fetch/)
+})
