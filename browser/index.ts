@@ -7,6 +7,7 @@ import type { MockInstance } from '../core/instance/instance.js'
 import { parseScenarioNames } from '../core/scenarios/index.js'
 import { resetWithScenarios } from '../core/scenarios/effects.js'
 import { persistInLocalStorage } from './persistence.js'
+import { startPassingOn } from './msw-adapter.js'
 
 export interface MockWorkerOptions extends MockOptions {
   /**
@@ -68,7 +69,8 @@ export class MockWorker extends MockHandle {
     this.worker.resetHandlers()
     this.instance.overrides.clear()
   }
-  readonly stop = (): void => this.worker.stop()
+  /** Stops answering the page's requests (msw 3's worker stops asynchronously: await it there). */
+  readonly stop = (): Promise<void> | void => this.worker.stop()
 }
 
 /**
@@ -90,9 +92,8 @@ export async function startMockWorker(options: MockWorkerOptions = {}): Promise<
       : `agent-console-mock:${options.seed ?? instance.worldOptions.seed}${scenarios ? `:${scenarios}` : ''}`
   const persistence = options.persist ? await persistInLocalStorage(instance, key) : undefined
   const mock = new MockWorker(instance, options, persistence)
-  await mock.worker.start({
-    serviceWorker: { url: options.serviceWorkerUrl ?? '/mockServiceWorker.js' },
-    onUnhandledRequest: 'bypass',
+  await startPassingOn(mock.worker, {
+    url: options.serviceWorkerUrl ?? '/mockServiceWorker.js',
     quiet: options.quiet ?? true,
   })
   return mock

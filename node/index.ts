@@ -3,6 +3,7 @@ import { setupServer, type SetupServer } from 'msw/node'
 import { createHandlers } from '../handlers/index.js'
 import { MockHandle, seedInstance, type MockOptions } from '../core/instance/handle.js'
 import type { MockInstance } from '../core/instance/instance.js'
+import { listen, type UnhandledRequestStrategy } from './msw-adapter.js'
 
 export interface MockServerOptions extends MockOptions {
   /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
@@ -10,7 +11,7 @@ export interface MockServerOptions extends MockOptions {
   /** Request bodies larger than this many bytes answer 413. @default 1 MiB */
   maxBodyBytes?: number
   /** What a request no handler answers does (another origin). @default 'error' */
-  onUnhandledRequest?: 'error' | 'warn' | 'bypass'
+  onUnhandledRequest?: UnhandledRequestStrategy
 }
 
 /** Whether a mock server of this module intercepts fetch right now (only one may). */
@@ -56,8 +57,15 @@ export class MockServer extends MockHandle {
     this.instance.overrides.clear()
   }
 
-  /** Stops intercepting requests. */
+  #closed = false
+
+  /**
+   * Stops intercepting requests. A second call does nothing: msw 3's server would throw, and
+   * it must not free the place of a mock created since.
+   */
   readonly close = (): void => {
+    if (this.#closed) return
+    this.#closed = true
     this.server.close()
     listening = false
   }
@@ -81,7 +89,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     )
   }
   const mock = new MockServer(await seedInstance(options), options)
-  mock.server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? 'error' })
+  listen(mock.server, options.onUnhandledRequest ?? 'error')
   listening = true
   return mock
 }

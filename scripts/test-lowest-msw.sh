@@ -10,7 +10,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-version=${1:-$(node -p "require('./package.json').peerDependencies.msw.replace(/^[\\^~>=\\s]+/, '')")}
+# The floor of the range's first alternative: "^2.12.10 || ^3.0.0" gives 2.12.10.
+version=${1:-$(node -p "require('./package.json').peerDependencies.msw.split('||')[0].trim().replace(/^[\\^~>=\\s]+/, '')")}
 label="msw $version"
 work=$(mktemp -d "${TMPDIR:-/tmp}/acm-lowest-msw-XXXXXX")
 # The disk tests run the CLI as `nobody` (root ignores permissions): the copy must be readable by it.

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { playwright } from '@vitest/browser-playwright'
 import { fileURLToPath } from 'node:url'
+import { defaultClientConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 // The plugin's source (a team writes `from 'agent-console-mock/vite'`): configs load before any build.
 import { mockServiceWorker } from '../kits/vite/index.js'
@@ -19,7 +20,9 @@ export default defineConfig({
   // The project's root, not this folder: paths below (and the `source` exports) are read from there.
   root: fileURLToPath(new URL('..', import.meta.url)),
   plugins: [mockServiceWorker()],
-  resolve: { conditions: ['source'] },
+  // Vite's own conditions too, which a list given here replaces: without 'browser', msw 3's
+  // @mswjs/interceptors resolves to its Node build in the page, and that imports CommonJS `debug`.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     include: ['test/browser/**/*.test.ts'],

@@ -1,0 +1,28 @@
+/**
+ * Where `setupServer` differs between msw 2 and msw 3, for the Node host. The rest of node/ uses
+ * what both majors share.
+ *
+ * The option for requests no handler answers is `onUnhandledRequest` in msw 2 and
+ * `onUnhandledFrame` in msw 3, and each major ignores the other's name without a word: under the
+ * wrong name, 'error' becomes msw's default 'warn' and an unmocked request reaches the network.
+ */
+import type { SetupServer } from 'msw/node'
+
+/** What a request no handler answers does: refused with an error, passed on with a warning, or passed on. */
+export type UnhandledRequestStrategy = 'error' | 'warn' | 'bypass'
+
+type ListenOptions = NonNullable<Parameters<SetupServer['listen']>[0]>
+
+/** Starts `server` intercepting, with `strategy` for unhandled requests under the name its msw reads. */
+export function listen(server: SetupServer, strategy: UnhandledRequestStrategy): void {
+  const options = readsUnhandledFrame(server) ? { onUnhandledFrame: strategy } : { onUnhandledRequest: strategy }
+  // Typed against one major's options: the other major's name is right at run time, not known to tsc.
+  server.listen(options as ListenOptions)
+}
+
+/**
+ * Whether the server is msw 3's, which reads `onUnhandledFrame`. msw 3 builds `setupServer` on its
+ * network and exposes the network's `readyState`; msw 2's server has no such property. (The package
+ * version would say it too, but the browser host cannot read it, and both hosts decide alike.)
+ */
+export const readsUnhandledFrame = (server: SetupServer): boolean => 'readyState' in server

@@ -1,0 +1,76 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createRequire } from 'node:module'
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
+import { createMockServer, type MockServer } from 'agent-console-mock/node'
+import { readsUnhandledFrame } from '../../node/msw-adapter.js'
+
+// node/msw-adapter.ts on the installed msw: the tiers run on msw 2 (npm test, test-lowest-msw.sh)
+// and on msw 3 (test-node22-msw3.sh), so each test below holds on both majors.
+
+const msw: string = createRequire(import.meta.url)('msw/package.json').version
+
+/** A real server beside the mock: what an unmocked request reaches when msw lets it through. */
+let other: Server
+let otherUrl: string
+let reached = 0
+beforeAll(async () => {
+  other = createServer((_req, res) => {
+    reached++
+    res.end('the network')
+  })
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1/personas/`
+})
+afterAll(() => new Promise((resolve) => other.close(resolve)))
+
+let mock: MockServer | undefined
+afterEach(() => {
+  mock?.close()
+  mock = undefined
+  reached = 0
+  vi.restoreAllMocks()
+})
+
+/** msw's console output during `run`: it prints `[MSW] Warning: ...` and `[MSW] Error: ...` there. */
+async function printed(run: () => Promise<unknown>): Promise<string> {
+  const lines: unknown[] = []
+  vi.spyOn(console, 'warn').mockImplementation((...args) => void lines.push(...args))
+  vi.spyOn(console, 'error').mockImplementation((...args) => void lines.push(...args))
+  await run()
+  return lines.join('\n')
+}
+
+it(`reads the installed msw's major from its server (msw ${msw})`, () => {
+  expect(readsUnhandledFrame(setupServer())).toBe(Number(msw.split('.')[0]) >= 3)
+})
+
+it('refuses an unmocked request by default, and says so', async () => {
+  mock = await createMockServer({ personasPerTeam: 1 })
+  const log = await printed(() => expect(fetch(otherUrl)).rejects.toThrow())
+  expect([reached, log]).toEqual([0, expect.stringContaining('[MSW] Error')])
+  expect((await fetch(mock.url('/v1/personas/'))).status, 'the mock still answers').toBe(401)
+})
+
+it("passes an unmocked request on with a warning under 'warn'", async () => {
+  mock = await createMockServer({ personasPerTeam: 1, onUnhandledRequest: 'warn' })
+  let text = ''
+  const log = await printed(async () => (text = await (await fetch(otherUrl)).text()))
+  expect([text, reached, log]).toEqual(['the network', 1, expect.stringContaining('[MSW] Warning')])
+})
+
+it("passes an unmocked request on without a word under 'bypass'", async () => {
+  mock = await createMockServer({ personasPerTeam: 1, onUnhandledRequest: 'bypass' })
+  let text = ''
+  const log = await printed(async () => (text = await (await fetch(otherUrl)).text()))
+  expect([text, reached, log]).toEqual(['the network', 1, ''])
+})
+
+it('closes once: a second close() neither throws nor frees the place of a newer mock', async () => {
+  const first = await createMockServer({ personasPerTeam: 1 })
+  first.close()
+  mock = await createMockServer({ personasPerTeam: 1 })
+  expect(() => first.close()).not.toThrow()
+  await expect(createMockServer({ personasPerTeam: 1 })).rejects.toThrow(/already intercepting fetch/)
+})
