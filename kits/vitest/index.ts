@@ -1,3 +1,4 @@
+import { startPassingOn } from '../../browser/msw-adapter.js'
 import { http, type RequestHandler } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import { test as base } from 'vitest'
@@ -98,13 +99,12 @@ export const test = base.extend<MockFixtures>({
   mockServiceWorker: [
     async ({ mockWorkerOptions }, use) => {
       const mockServiceWorker = new MockServiceWorker()
-      await mockServiceWorker.worker.start({
-        serviceWorker: { url: mockWorkerOptions.serviceWorkerUrl ?? '/mockServiceWorker.js' },
-        onUnhandledRequest: 'bypass',
+      await startPassingOn(mockServiceWorker.worker, {
+        url: mockWorkerOptions.serviceWorkerUrl ?? '/mockServiceWorker.js',
         quiet: mockWorkerOptions.quiet ?? true,
       })
       await use(mockServiceWorker)
-      mockServiceWorker.worker.stop()
+      await mockServiceWorker.worker.stop()
     },
     { scope: 'worker' },
   ],
