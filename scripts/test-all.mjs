@@ -22,6 +22,7 @@ const TIERS = {
   process: 'test:process',
   browser: 'test:browser',
   e2e: 'test:e2e',
+  fixture: 'test:fixture',
 }
 
 const args = process.argv.slice(2)
@@ -51,7 +52,8 @@ if (summaryFile) {
 }
 
 const label = option('--label')
-const chosen = args.length > 0 ? args : Object.keys(TIERS)
+// The fixture's own spec runs inside e2e; alone, it is the Playwright tier of the other platforms.
+const chosen = args.length > 0 ? args : Object.keys(TIERS).filter((tier) => tier !== 'fixture')
 for (const tier of chosen) if (!(tier in TIERS)) usage(`unknown tier "${tier}"`)
 
 // The npm that runs this script (npm_execpath) runs the tiers too; plain `npm` otherwise.
