@@ -20,6 +20,7 @@ const TIERS = {
   unit: 'test:unit',
   node: 'test:node',
   process: 'test:process',
+  msw: 'test:msw',
   browser: 'test:browser',
   e2e: 'test:e2e',
   fixture: 'test:fixture',
@@ -52,8 +53,9 @@ if (summaryFile) {
 }
 
 const label = option('--label')
-// The fixture's own spec runs inside e2e; alone, it is the Playwright tier of the other platforms.
-const chosen = args.length > 0 ? args : Object.keys(TIERS).filter((tier) => tier !== 'fixture')
+/** Subsets of other tiers, run on the other msw versions: `msw` of `node`, `fixture` of `e2e`. */
+const ON_OTHER_PLATFORMS = ['msw', 'fixture']
+const chosen = args.length > 0 ? args : Object.keys(TIERS).filter((tier) => !ON_OTHER_PLATFORMS.includes(tier))
 for (const tier of chosen) if (!(tier in TIERS)) usage(`unknown tier "${tier}"`)
 
 // The npm that runs this script (npm_execpath) runs the tiers too; plain `npm` otherwise.

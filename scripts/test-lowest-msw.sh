@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs the in-process tiers (unit, node) and the browser host's tier against the lowest msw the
-# peer range allows: the tiers where msw does the work (the process tier runs the same code through
-# the CLI, so it adds time, not msw coverage). In a throw-away
-# copy of the project (its own node_modules, so the working tree's install is left alone):
+# Runs the tiers where msw does the work against the lowest msw the peer range allows: `msw` (the
+# in-process tests less the verifier's, which loads no msw) and `browser`. The unit tests load no
+# msw, and the process tier runs the same code through the CLI: they add time, not msw coverage.
+# In a throw-away copy of the project (its own node_modules, so the working tree's install is left alone):
 #   bash scripts/test-lowest-msw.sh [version]     (default: the floor of peerDependencies.msw)
 # The copy holds what git would commit (tracked and untracked files, not ignored ones), so no
 # node_modules, dist/ or reports. It ends with the tier summary and `N passed, N failed`.
@@ -27,7 +27,7 @@ fail() {
   exit 1
 }
 
-echo "━━ The in-process and browser tiers against $label, in $work"
+echo "━━ The msw and browser tiers against $label, in $work"
 if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   git -C "$root" ls-files -z --cached --others --exclude-standard | tar -C "$root" -cf - --null -T - --ignore-failed-read 2>/dev/null | tar -xf - -C "$work" || fail "copying the project failed"
 else
@@ -42,4 +42,4 @@ installed=$(node -p "require('msw/package.json').version")
 [ "$installed" = "$version" ] || fail "msw $installed installed, not $version"
 echo "msw $installed installed"
 
-node scripts/test-all.mjs unit node browser --label "$label"
+node scripts/test-all.mjs msw browser --label "$label"

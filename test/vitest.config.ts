@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 /**
- * Three tiers, as vitest projects (`vitest run --project unit|node|process`):
+ * Three tiers, as vitest projects (`vitest run --project unit|node|process`), and `msw`, the node tier
+ * less the verifier's tests, for the runs on other msw versions:
  * - `unit`: test/unit, pure functions: no servers.
  * - `node`: the mock in this process: the API, the hosts (setupServer, the Express app on a
  *   loopback port, Vite), the verifier against an in-process mock. The msw matrix runs this tier.
@@ -11,6 +12,8 @@ import { defineConfig } from 'vitest/config'
  * `node` and `process` build dist/ first (global setup: esbuild, well under a second).
  * test/browser runs in Chromium, in its own config (test/vitest.browser.config.ts, `npm run test:browser`).
  */
+/** What other tiers run: pure functions, Chromium, Playwright. */
+const NOT_NODE = ['test/unit/**', 'test/browser/**', 'test/e2e/**']
 const PROCESS_TESTS = [
   'test/cli/**/*.test.ts',
   'test/consumer/**/*.test.ts',
@@ -39,13 +42,24 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**', 'test/browser/**', 'test/e2e/**', ...PROCESS_TESTS, '**/node_modules/**'],
+          exclude: [...NOT_NODE, ...PROCESS_TESTS, '**/node_modules/**'],
           globalSetup: ['test/global-setup.ts'],
         },
       },
       {
         extends: true,
         test: { name: 'process', include: PROCESS_TESTS, globalSetup: ['test/global-setup-package.ts'] },
+      },
+      {
+        // The node tier less the verifier's tests: the verifier loads no msw (scripts/check-layers.mjs),
+        // so the other msw versions' runs (scripts/test-lowest-msw.sh, test-node22-msw3.sh) leave it out.
+        extends: true,
+        test: {
+          name: 'msw',
+          include: ['test/**/*.test.ts'],
+          exclude: [...NOT_NODE, ...PROCESS_TESTS, 'test/contract/**', '**/node_modules/**'],
+          globalSetup: ['test/global-setup.ts'],
+        },
       },
     ],
   },
