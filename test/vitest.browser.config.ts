@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { playwright } from '@vitest/browser-playwright'
 import { fileURLToPath } from 'node:url'
-import { defaultClientConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
+import { sourceAliases } from '../scripts/source-aliases.js'
 // The plugin's source (a team writes `from 'agent-console-mock/vite'`): configs load before any build.
 import { mockServiceWorker } from '../kits/vite/index.js'
 
@@ -17,13 +17,11 @@ const chromium =
  * installed msw's worker script.
  */
 export default defineConfig({
-  // The project's root, not this folder: paths below (and the `source` exports) are read from there.
+  // The project's root, not this folder: paths below are read from there.
   root: fileURLToPath(new URL('..', import.meta.url)),
   plugins: [mockServiceWorker()],
-  // Vite's own conditions too, which a list given here replaces: without 'browser', msw 3's
-  // @mswjs/interceptors resolves to its Node build in the page, and that imports CommonJS `debug`.
-  resolve: { conditions: ['source', ...defaultClientConditions] },
-  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  // agent-console-mock/vitest and the others from their TypeScript sources (Vite's own conditions are kept).
+  resolve: { alias: sourceAliases() },
   test: {
     include: ['test/browser/**/*.test.ts'],
     testTimeout: 30_000,

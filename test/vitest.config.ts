@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { sourceAliases } from '../scripts/source-aliases.js'
 
 /**
  * Three tiers, as vitest projects (`vitest run --project unit|node|process`), and `msw`, the node tier
@@ -24,12 +25,11 @@ const PROCESS_TESTS = [
   'test/node/determinism.test.ts',
 ]
 export default defineConfig({
-  // The project's root, not this folder: paths below (and the `source` exports) are read from there.
+  // The project's root, not this folder: paths below are read from there.
   root: fileURLToPath(new URL('..', import.meta.url)),
-  // Resolve the package's own subpaths (agent-console-mock/node, ...) to the TypeScript
-  // sources, so tests go through the public exports without a build step.
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  // The package's own names (agent-console-mock/node, ...) resolve to the TypeScript sources, so
+  // tests go through the public exports without a build step.
+  resolve: { alias: sourceAliases() },
   test: {
     testTimeout: 30_000,
     projects: [

@@ -5,7 +5,7 @@ import { errorText } from '../../fastapi/http/error-texts.js'
 import { encodedJsonResponse, httpError, internalServerError, jsonResponse } from '../../fastapi/http/responses.js'
 import { invalidToken, notAuthenticated } from '../../fastapi/http/security.js'
 import type { Profile } from '../../model/profile.js'
-import { HTTPError, HTTPValidationError, ValidationError } from '../../model/schemas.js'
+import { HTTPError, ValidationError } from '../../model/schemas.js'
 import { writeResource } from '../../fastapi/wire/encode.js'
 
 /** An override FastAPI could not have answered: an unknown shape, a status or a body its response model refuses. */
@@ -23,13 +23,16 @@ export class InvalidOverrideError extends TypeError {
 export type PreparedAnswer = (profile: Profile) => Response
 
 const HeaderMap = z.record(z.string(), z.string())
+/** A 422 entry an override writes: FastAPI's declared fields; pydantic 2's `input` when given (pydantic 1 sends none). */
+const OverrideValidationError = ValidationError.extend({ input: z.unknown().optional() })
+const OverrideValidationBody = z.object({ detail: z.array(OverrideValidationError) })
 const ErrorShape = z.discriminatedUnion('error', [
   z.object({ error: z.enum(['not_authenticated', 'invalid_token', 'server_error']) }).strict(),
   z.object({ error: z.enum(['forbidden', 'not_found']), detail: z.string().optional() }).strict(),
-  z.object({ error: z.literal('validation'), detail: z.array(ValidationError) }).strict(),
+  z.object({ error: z.literal('validation'), detail: z.array(OverrideValidationError) }).strict(),
 ])
 const ReplyShape = z.object({ status: z.int().optional(), body: z.unknown(), headers: HeaderMap.optional() }).strict()
-const ErrorBody = z.union([HTTPError.strict(), HTTPValidationError.strict()])
+const ErrorBody = z.union([HTTPError.strict(), OverrideValidationBody.strict()])
 
 /**
  * Checks what an override answers (a status and a body, or an error shape) against the operation's
@@ -121,7 +124,7 @@ const wireProfileCache = new WeakMap<Profile, Profile>()
 
 function errorBodyProblems(body: unknown): string[] {
   const detail = (body as { detail?: unknown } | null)?.detail
-  const schema = Array.isArray(detail) ? HTTPValidationError.strict() : HTTPError.strict()
+  const schema = Array.isArray(detail) ? OverrideValidationBody.strict() : HTTPError.strict()
   const parsed = schema.safeParse(body)
   return parsed.success ? [] : problemsOf(parsed.error, 'body')
 }

@@ -27,6 +27,10 @@ export type OnTheWire<T> = T extends bigint
       : T
 
 type Answer<Schema extends z.ZodType> = OnTheWire<z.output<Schema>>
+/** `T` with the keys `K` optional, as one flat object type (an editor shows its fields, not an intersection). */
+type PartlyOptional<T, K extends keyof T> = { [P in Exclude<keyof T, K>]: T[P] } & { [P in K]?: T[P] } extends infer U
+  ? { [P in keyof U]: U[P] }
+  : never
 type Sent<Schema extends z.ZodType> = OnTheWire<z.input<Schema>>
 
 /** A persona of `GET /v1/personas/`. */
@@ -65,10 +69,15 @@ export interface ListPolicyRulesParams {
   offset?: number
 }
 
-/** One entry of a 422's `detail`: pydantic 2's error, without `url` (pydantic 1 servers send no `input`). */
-export type ValidationError = Answer<typeof schemas.ValidationError>
+/**
+ * One entry of a 422's `detail`: what FastAPI declares (`loc`, `msg`, `type`), and pydantic 2's `input` and `ctx`,
+ * optional. pydantic 1 servers send no `input`, and an app builds an entry from the declared fields alone.
+ */
+export type ValidationError = PartlyOptional<Answer<typeof schemas.ValidationError>, 'input' | 'ctx'>
 /** The body of every 422: request validation failed. */
-export type HTTPValidationError = Answer<typeof schemas.HTTPValidationError>
+export interface HTTPValidationError {
+  detail: ValidationError[]
+}
 /** The body of every other refusal (400, 401, 403, 404, 405, 409, 413, 503): `{"detail": "Not authenticated"}`. */
 export type HTTPError = Answer<typeof schemas.HTTPError>
 

@@ -1,28 +1,27 @@
 /**
- * A frontend team's project, built from the packed tarball (issue #16, "Done when"): ordinary app code compiles
- * with `tsc --strict` against the exported wire types, under the bundler and the Node resolution, with
- * `skipLibCheck` on and off; the compiled code then runs against the installed mock; and the standalone server
- * works without the optional swagger-ui-dist. Installs come from npm's cache when they can (msw and typescript
- * are there: the repository uses them).
+ * A frontend team's project, built from the packed tarball (issues #16 and #23): it installs beside the app's own
+ * msw with no flag and no peer warning; ordinary app code compiles with `tsc --strict` against the exported wire
+ * types, under the bundler and the Node resolution, with `skipLibCheck` on and off, and so does every entry with
+ * its optional peers; the compiled code, and the README's Node example as written, run against the installed
+ * mock; the standalone server works without the optional swagger-ui-dist; in Chromium, typed overrides run in a
+ * Vite build, and the README's Vite plugin on Vite's dev server with no source map warning; and the README's
+ * guarded browser start leaves nothing of the mock in a production build. One tarball and one installed app
+ * serve every check; installs come from npm's cache when they can (the repository uses the same packages).
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { appEnv, binOf, packAndInstall, run } from './support/app.js'
 import { runBrowserApp, writeBrowserApp } from './support/browser-app.js'
+import { errorsOutsideStorybook, writeEntriesCheck } from './support/entries.js'
+import { readmeExample } from './support/readme.js'
+import { buildGuardedApp, mockTraces, runPluginApp, writeReadmeApps } from './support/readme-apps.js'
 
-const root = resolve(import.meta.dirname, '../..')
 const folder = mkdtempSync(join(tmpdir(), 'acm-consumer-'))
 const project = join(folder, 'app')
 afterAll(() => rmSync(folder, { recursive: true, force: true }), 120_000)
-
-const run = (command: string, args: string[], cwd: string) =>
-  execFileSync(command, args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
-  })
 
 /** The app's own code: what a team writes against the API's types, with no zod and no cast to `any`. */
 const APP = `
@@ -103,6 +102,12 @@ export function describe(body: HTTPValidationError | HTTPError | unknown): strin
   return 'unexpected answer'
 }
 
+/** A 422 as the app's tests arrange it: the fields FastAPI declares, no pydantic 'input' (pydantic 1 sends none). */
+export const limitTooLow: HTTPValidationError = {
+  detail: [{ loc: ['query', 'limit'], msg: 'ensure this value is greater than 0', type: 'value_error' }],
+}
+export const refuseLimit: OperationOverride<'list_personas'> = { status: 422, body: limitTooLow }
+
 export function fieldErrors(error: HTTPValidationError): Map<string, string> {
   return new Map(error.detail.map((e) => [String(e.loc[e.loc.length - 1]), e.msg]))
 }
@@ -131,7 +136,7 @@ export function precise(value: DemographicValue): void {
 /** Runs the compiled app against the mock installed beside it, as the app's own tests would. */
 const RUN = `
 import { createMockServer } from 'agent-console-mock/node'
-import { addValues, adversaries, describe, label, listPersonas, nextSortOrder, pageOfLimit, rulesBySeverity } from './out/app.js'
+import { addValues, adversaries, describe, label, listPersonas, nextSortOrder, pageOfLimit, refuseLimit, rulesBySeverity } from './out/app.js'
 
 const mock = await createMockServer({ seed: 5, personasPerTeam: 12 })
 const { teams, tokens, dimensions, policies } = mock.fixtures
@@ -143,6 +148,8 @@ const rules = await fetch(mock.url('/v1/policies/' + policies[0].id + '/rules'),
 const invalid = await fetch(mock.url('/v1/personas/?team_id=' + teams[0].id + '&limit=0'), { headers: { authorization: 'Bearer ' + tokens.team_reader } })
 mock.override('list_personas', pageOfLimit)
 const overridden = await listPersonas(reader, { limit: 7 })
+mock.override('list_personas', refuseLimit)
+const refused = await fetch(mock.url('/v1/personas/'), { headers: { authorization: 'Bearer ' + tokens.team_reader } })
 mock.resetHandlers()
 console.log(JSON.stringify({
   total: page.total,
@@ -152,6 +159,7 @@ console.log(JSON.stringify({
   severities: Object.keys(rulesBySeverity(await rules.json())).length > 0,
   error: describe(await invalid.json()),
   overridden: overridden.total,
+  refused: [refused.status, describe(await refused.json())],
 }))
 mock.close()
 `
@@ -169,33 +177,31 @@ console.log(JSON.stringify({ docs: docs.status, text: await docs.text(), openapi
 server.close()
 `
 
+let npmOutput = ''
 beforeAll(() => {
-  run('npm', ['pack', '--loglevel=error', '--pack-destination', folder], root)
-  const tarball = readdirSync(folder).find((name) => name.endsWith('.tgz'))!
-  mkdirSync(join(project, 'src'), { recursive: true })
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'frontend-app', version: '1.0.0', type: 'module', private: true }),
-  )
-  // msw is the peer the app brings; --prefer-offline takes what npm's cache holds (everything, normally).
-  run(
-    'npm',
-    [
-      'install',
-      '--prefer-offline',
-      '--loglevel=error',
-      join(folder, tarball),
-      'msw@2.15.0',
-      'typescript@5.9.3',
-      'vite@8.3.8',
-    ],
-    project,
-  )
+  npmOutput = packAndInstall(folder, project)
   writeFileSync(join(project, 'src/app.ts'), APP)
   writeFileSync(join(project, 'run.mjs'), RUN)
   writeFileSync(join(project, 'docs.mjs'), DOCS)
   writeBrowserApp(project)
+  writeReadmeApps(project)
 }, 300_000)
+
+it('installs beside its own msw with no flag, and npm warns of no peer of the package', () => {
+  expect(npmOutput).not.toContain('ERESOLVE')
+  const peerWarnings = npmOutput
+    .split('\n')
+    .filter((line) => /\bpeer\b/i.test(line) && line.includes('agent-console-mock'))
+  expect(peerWarnings).toEqual([])
+})
+
+it('imports its Node entry for an app that asks for another export condition', () => {
+  // A condition the package does not publish falls through to the built file (a `source` condition once named .ts).
+  const script =
+    "const { createMockServer } = await import('agent-console-mock/node'); console.log(typeof createMockServer)"
+  const output = run(process.execPath, ['--conditions=source', '--input-type=module', '-e', script], project)
+  expect(output.trim()).toBe('function')
+})
 
 /** A frontend's tsconfig: strict, DOM, no Node types. */
 function compile(resolution: 'bundler' | 'nodenext', skipLibCheck: boolean, emit: boolean) {
@@ -230,6 +236,20 @@ for (const resolution of ['bundler', 'nodenext'] as const)
     }, 240_000)
   }
 
+/** tsc's report (it exits 2 when it found errors: the report is what the test reads). */
+function typeErrors(config: string): string {
+  const tsc = join(project, 'node_modules/typescript/bin/tsc')
+  try {
+    return execFileSync(process.execPath, [tsc, '-p', config], { cwd: project, encoding: 'utf8', env: appEnv() })
+  } catch (error) {
+    return (error as { stdout: string }).stdout
+  }
+}
+
+it('type-checks every entry with skipLibCheck off, beside the optional peers the entries name', () => {
+  expect(errorsOutsideStorybook(typeErrors(writeEntriesCheck(project)))).toEqual([])
+}, 240_000)
+
 it('runs the compiled app against the installed mock', () => {
   compile('nodenext', true, true)
   const answer = JSON.parse(run(process.execPath, ['run.mjs'], project))
@@ -241,6 +261,7 @@ it('runs the compiled app against the installed mock', () => {
     severities: true,
     error: 'query.limit: Input should be greater than or equal to 1',
     overridden: 7,
+    refused: [422, 'query.limit: ensure this value is greater than 0'],
   })
 }, 240_000)
 
@@ -259,3 +280,27 @@ it('runs typed overrides in the browser: the app built with Vite from the tarbal
     reset: { status: 200, total: 9 },
   })
 }, 240_000)
+
+it("runs the README's Node example, as written, with the app's Vitest", () => {
+  mkdirSync(join(project, 'node-test'))
+  writeFileSync(join(project, 'node-test/readme.test.ts'), readmeExample('### Node test'))
+  const output = run(process.execPath, [binOf(project, 'vitest'), 'run', '--root', 'node-test'], project)
+  expect(output.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/)
+}, 120_000)
+
+it("serves the README's Vite plugin config to Chromium, with no source map warning from Vite", async () => {
+  const { answer, output } = await runPluginApp(project)
+  expect(answer).toEqual({ seed: 1, total: 200 })
+  // The package's maps embed their sources: Vite finds no source file missing.
+  expect(output).not.toMatch(/Sourcemap for .* points to missing source files/)
+}, 240_000)
+
+it("builds the README's guarded browser start for production with nothing of the mock in it", () => {
+  const files = buildGuardedApp(project)
+  expect([...files.keys()].sort(), 'no chunk of the mock, no mockServiceWorker.js').toEqual([
+    expect.stringMatching(/^assets\/index-[\w-]+\.js$/),
+    'index.html',
+  ])
+  expect(mockTraces(files)).toEqual([])
+  expect([...files.values()].join(), "the app's own code is there").toContain('the app rendered')
+}, 120_000)

@@ -148,6 +148,23 @@ it('answers the error shapes with FastAPI’s exact bodies and headers', async (
   ])
 })
 
+it('answers a 422 given only the fields FastAPI declares (pydantic 1 servers send no `input`)', async () => {
+  const entry = { loc: ['query', 'limit'], msg: 'ensure this value is greater than 0', type: 'value_error' }
+  const overrides: OperationOverride<'list_personas'>[] = [
+    { error: 'validation', detail: [entry] },
+    { status: 422, body: { detail: [entry] } },
+  ]
+  for (const override of overrides) {
+    mock.override('list_personas', override)
+    const answered = await api.get('/v1/personas/', tokens().team_reader)
+    // Written in the order of the mock's other 422 entries.
+    expect([answered.status, answered.text]).toEqual([
+      422,
+      '{"detail":[{"type":"value_error","loc":["query","limit"],"msg":"ensure this value is greater than 0"}]}',
+    ])
+  }
+})
+
 it('refuses an override the operation cannot answer, naming the problem', () => {
   const bad: Array<[string, unknown, string]> = [
     ['list_personas', { status: 200, body: { results: 'none', total: 0 } }, 'body.results:'],

@@ -119,6 +119,8 @@ it('types the error bodies: a real 422 is an HTTPValidationError, a real 401 an 
   expect(error.detail).toBe('Could not validate credentials')
 
   expectTypeOf<ValidationError['loc']>().toEqualTypeOf<(string | number)[]>()
+  // What FastAPI declares is enough: pydantic 1 sends no `input`.
+  expectTypeOf<{ loc: string[]; msg: string; type: string }>().toExtend<ValidationError>()
   expectTypeOf<HTTPValidationError['detail']>().toEqualTypeOf<ValidationError[]>()
   expectTypeOf<HTTPError>().toEqualTypeOf<{ detail: string }>()
   expectTypeOf<z.output<typeof schemas.HTTPValidationError>>().toExtend<HTTPValidationError>()

@@ -5,7 +5,8 @@
  */
 import { createRequire } from 'node:module'
 import type { StorybookConfig } from '@storybook/html-vite'
-import { defaultClientConditions } from 'vite'
+import { mergeConfig } from 'vite'
+import { sourceAliases } from '../../../scripts/source-aliases.js'
 
 const config: StorybookConfig = {
   framework: '@storybook/html-vite',
@@ -15,14 +16,14 @@ const config: StorybookConfig = {
   // static build: the addon's worker registers it there. No `npx msw init`, no copy in the repository.
   staticDirs: [createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')],
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
-  // agent-console-mock/storybook from its TypeScript source (the `source` export condition), as a team's
-  // Storybook would import the installed package's build.
-  viteFinal: (vite) => ({
-    ...vite,
-    resolve: { ...vite.resolve, conditions: ['source', ...defaultClientConditions] },
-    // The preview bundles the mock (faker's data, zod, msw) into one chunk past Vite's default warning size, as the demo does.
-    build: { ...vite.build, chunkSizeWarningLimit: 2000 },
-  }),
+  // agent-console-mock/storybook from its TypeScript source (an alias per export name), as a team's
+  // Storybook would import the installed package's build; a fresh clone needs no dist/.
+  viteFinal: (vite) =>
+    mergeConfig(vite, {
+      resolve: { alias: sourceAliases() },
+      // The preview bundles the mock (faker's data, zod, msw) into one chunk past Vite's default warning size, as the demo does.
+      build: { chunkSizeWarningLimit: 2000 },
+    }),
 }
 
 export default config

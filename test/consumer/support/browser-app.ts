@@ -1,7 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { chromium } from '@playwright/test'
+import { run } from './app.js'
+import { viteAnswer } from './chromium.js'
 
 /**
  * The app's browser side, as a team writes it: the mock started in the page with typed overrides (the
@@ -34,42 +35,16 @@ export function writeBrowserApp(project: string): void {
   mkdirSync(join(app, 'public'), { recursive: true })
   writeFileSync(join(app, 'index.html'), '<!doctype html><body><script type="module" src="/main.ts"></script></body>')
   writeFileSync(join(app, 'main.ts'), MAIN)
-  copyFileSync(join(project, 'node_modules/msw/lib/mockServiceWorker.js'), join(app, 'public/mockServiceWorker.js'))
+  const workerScript = createRequire(join(project, 'package.json')).resolve('msw/mockServiceWorker.js')
+  copyFileSync(workerScript, join(app, 'public/mockServiceWorker.js'))
 }
-
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? ['/usr/bin/chromium'].find((path) => existsSync(path))
 
 /** Builds the page with the app's Vite, serves the build, opens it in Chromium and reads what the page found. */
 export async function runBrowserApp(project: string): Promise<unknown> {
-  const vite = join(project, 'node_modules/vite/bin/vite.js')
-  execFileSync(process.execPath, [vite, 'build', 'web', '--outDir', 'dist', '--logLevel', 'error'], { cwd: project })
-  const server = spawn(
+  run(
     process.execPath,
-    [vite, 'preview', 'web', '--outDir', 'dist', '--port', '0', '--host', '127.0.0.1'],
-    {
-      cwd: project,
-    },
+    [join(project, 'node_modules/vite/bin/vite.js'), 'build', 'web', '--outDir', 'dist', '--logLevel', 'error'],
+    project,
   )
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = ''
-      server.stdout.on('data', (chunk) => {
-        output += chunk
-        const found = /http:\/\/127\.0\.0\.1:\d+\//.exec(output.replace(/\x1b\[[0-9;]*m/g, ''))
-        if (found) resolve(found[0])
-      })
-      server.once('exit', (code) => reject(new Error(`vite preview exited with ${code}: ${output}`)))
-    })
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] })
-    try {
-      const page = await browser.newPage()
-      await page.goto(url)
-      const answer = await page.locator('body[data-answer]').getAttribute('data-answer', { timeout: 60_000 })
-      return JSON.parse(answer!)
-    } finally {
-      await browser.close()
-    }
-  } finally {
-    server.kill()
-  }
+  return (await viteAnswer(project, ['preview', 'web', '--outDir', 'dist'])).answer
 }

@@ -1,0 +1,60 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** Every entry of the package, each used as an app uses it, so that tsc reads each entry's declarations. */
+const ENTRIES = `
+import { createHandlers, type Persona } from 'agent-console-mock'
+import { createMockServer, type MockServer } from 'agent-console-mock/node'
+import { startMockWorker, type OperationOverride } from 'agent-console-mock/browser'
+import { test as networkTest, expect } from 'agent-console-mock/playwright'
+import { test as serverTest } from 'agent-console-mock/playwright/server'
+import { test as vitestTest } from 'agent-console-mock/vitest'
+import { agentConsoleMock, mockServiceWorker } from 'agent-console-mock/vite'
+import { mockBeforeEach, type StoryMockParameters } from 'agent-console-mock/storybook'
+import { createMockApp } from 'agent-console-mock/server'
+import { verify } from 'agent-console-mock/contract'
+
+export const uses = [createHandlers, createMockServer, startMockWorker, networkTest, serverTest, vitestTest, expect]
+export const plugins = [agentConsoleMock({ seed: 1 }), mockServiceWorker()]
+export const beforeEach = mockBeforeEach({ seed: 1 })
+export const story: StoryMockParameters = { overrides: { list_personas: { error: 'forbidden' } } }
+export const empty: OperationOverride<'list_personas'> = { status: 200, body: { results: [], total: 0 } }
+export const start = async (): Promise<MockServer> => createMockServer({ seed: 1 })
+export const app = createMockApp
+export const check = verify
+export type Row = Persona
+`
+
+/**
+ * Writes `entries/` with a Node test project's tsconfig (Node types, DOM for the page kits) and `skipLibCheck`
+ * off, so tsc checks every declaration file the entries bring in; answers the config's name.
+ */
+export function writeEntriesCheck(project: string): string {
+  mkdirSync(join(project, 'entries'), { recursive: true })
+  writeFileSync(join(project, 'entries/all.ts'), ENTRIES)
+  const config = 'tsconfig.entries.json'
+  writeFileSync(
+    join(project, config),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'nodenext',
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        types: ['node'],
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+      },
+      include: ['entries'],
+    }),
+  )
+  return config
+}
+
+/**
+ * tsc's errors, less those inside Storybook's own declarations: they name `react` and `@storybook/react`,
+ * which an html-vite Storybook does not install, and any Storybook 10 app sees them with `skipLibCheck` off.
+ */
+export const errorsOutsideStorybook = (output: string) =>
+  output.split('\n').filter((line) => /error TS\d+/.test(line) && !line.startsWith('node_modules/storybook/'))

@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { root } from './app.js'
+
+/** The ```ts blocks of a README section: from `heading` to the next heading outside a code block. */
+function tsBlocks(readme: string, heading: string): string[] {
+  const lines = readme.split('\n')
+  const start = lines.indexOf(heading)
+  if (start < 0) throw new Error(`README.md has no heading "${heading}"`)
+  const blocks: string[] = []
+  // Outside a code block: undefined; in a ts block, its lines so far; in another block: 'other'.
+  let fence: string[] | 'other' | undefined
+  for (const line of lines.slice(start + 1)) {
+    if (fence === undefined) {
+      if (/^#{1,6} /.test(line)) break
+      if (line.startsWith('```')) fence = line === '```ts' ? [] : 'other'
+    } else if (line.startsWith('```')) {
+      if (fence !== 'other') blocks.push(`${fence.join('\n')}\n`)
+      fence = undefined
+    } else if (fence !== 'other') fence.push(line)
+  }
+  return blocks
+}
+
+/**
+ * A ```ts block of the README, read at test time so that the test breaks when the README's example does: the
+ * first under `heading`, or the first there whose first line is `// <file>`.
+ */
+export function readmeExample(heading: string, file?: string): string {
+  const blocks = tsBlocks(readFileSync(join(root, 'README.md'), 'utf8'), heading)
+  const found = file ? blocks.find((block) => block.startsWith(`// ${file}\n`)) : blocks[0]
+  if (found === undefined) throw new Error(`README.md has no ts block${file ? ` for ${file}` : ''} under "${heading}"`)
+  return found
+}
