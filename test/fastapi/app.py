@@ -54,13 +54,14 @@ VARIANTS: Dict[str, str] = {
     "bug:signature-not-verified": "JWTs are decoded without checking the signature",
     "bug:limit-no-maximum": "personas limit declared with ge=1 but no le=100: limit=101 is answered",
     "bug:unknown-policy-empty": "rules of an unknown policy answer 200 with an empty page instead of 404",
-    "bug:duplicates-added": "bulk add neither skips nor rejects duplicates: they are stored again",
+    "bug:duplicates-within-request": "bulk add skips values already in the dimension, but stores a value repeated in the request twice",
     "bug:rules-total-page": "rules total is the length of the page, not the number of rules of the policy",
     "bug:model-used-null": "Provenance.model_used declared Optional[str]: manual rules send null, the description says string",
     # legitimate variants
     "legit:missing-credentials-401": "no/non-Bearer Authorization: 401 + WWW-Authenticate (FastAPI >=0.122) instead of 0.92's 403 [profile missingCredentialsStatus]",
     "legit:bulk-200": "bulk add succeeds with 200 instead of 201 [profile bulkAddStatus]",
     "legit:bulk-reject-duplicates": "a duplicate value rejects the whole request: 409, nothing added [profile bulkDuplicates]",
+    "legit:duplicates-stored": "no uniqueness rule: a duplicate value is stored and answered again [profile bulkDuplicates]",
     "legit:timestamps-ms": "every timestamp in milliseconds instead of seconds [profile timestampUnit]",
     "legit:rules-page-size-skip": "rules paging parameters named page_size/skip, default 50 [profile rulesPaging]",
     "legit:rules-newest-first": "rules ordered created_at descending (the description gives no order)",
@@ -469,11 +470,12 @@ def bulk_add_values(dimension_id: UUID, body: BulkAddValues, user: Claims = Depe
         fresh: List[DemographicValueCreate] = []
         duplicates: List[str] = []
         for item in items:
-            if item.value in seen and not on("bug:duplicates-added"):
+            if item.value in seen and not on("legit:duplicates-stored"):
                 if item.value not in duplicates:
                     duplicates.append(item.value)
                 continue
-            seen.add(item.value)
+            if not on("bug:duplicates-within-request"):
+                seen.add(item.value)
             fresh.append(item)
         if duplicates and on("legit:bulk-reject-duplicates"):
             raise HTTPException(status_code=409, detail=f"Duplicate values: {', '.join(duplicates)}")

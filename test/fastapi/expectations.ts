@@ -55,6 +55,7 @@ export const LEGIT_SHOWS: LegitShows[] = [
       errorTexts: { ...CLEAN_PROFILE.errorTexts, duplicateValues: 'Duplicate values: {values}' },
     }),
   },
+  { variant: 'legit:duplicates-stored', settings: clean({ bulkDuplicates: 'store' }) },
   { variant: 'legit:timestamps-ms', settings: clean({ timestampUnit: 'ms' }) },
   {
     variant: 'legit:rules-page-size-skip',

@@ -23,6 +23,7 @@ const LEGIT_VARIANTS = [
   'legit:missing-credentials-401',
   'legit:bulk-200',
   'legit:bulk-reject-duplicates',
+  'legit:duplicates-stored',
   'legit:timestamps-ms',
   'legit:rules-page-size-skip',
   'legit:rules-newest-first',
@@ -53,7 +54,7 @@ const BUGS = [
   'bug:signature-not-verified',
   'bug:limit-no-maximum',
   'bug:unknown-policy-empty',
-  'bug:duplicates-added',
+  'bug:duplicates-within-request',
   'bug:rules-total-page',
   'bug:model-used-null',
 ]
