@@ -38,6 +38,14 @@ const LEGIT_VARIANTS = [
   'legit:team-id-required',
   'legit:no-openapi',
   'legit:extra-fields',
+  'legit:personas-oldest-first',
+  'legit:schema-extra-nullable',
+  'legit:plain-optional',
+  'legit:query-metadata',
+  'legit:return-annotation',
+  'legit:json-response',
+  'legit:exception-handlers',
+  'legit:bearer-optional-401',
 ]
 const BUGS = [
   'bug:total-ignores-filters',
