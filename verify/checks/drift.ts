@@ -69,11 +69,11 @@ export const driftChecks: Check[] = [
   driftCheck('operations', "the server's /openapi.json declares every operation of the mock"),
   driftCheck(
     'parameters',
-    "each operation takes the mock's parameters: none missing, none required or bounded tighter, the same types and defaults",
+    "each operation takes the mock's parameters: none missing, none required or bounded tighter, no other type or format",
   ),
   driftCheck(
     'request-body',
-    "the bulk add body takes the mock's fields: none missing, no other type, no tighter bound",
+    "the bulk add body takes the mock's fields: none missing or required, no other type or format, no tighter bound",
   ),
   driftCheck(
     'responses',
