@@ -1,4 +1,4 @@
-import { isRecord } from '../client/crawl.js'
+import { isRecord, type Json } from '../client/crawl.js'
 import { requestLine, type ApiAnswer } from '../client/http.js'
 import { add, addedRecords } from './bulk-writes.js'
 import type { CheckScope } from './check.js'
@@ -27,19 +27,22 @@ export async function expectDuplicatesChoice(
   const expected = `200 or 201 with only ${probe.fresh} (duplicates skipped), or every value sent, each a record of its own (stored again)`
   if (!expectStatus(scope, answer, [200, 201], expected)) return
   const records = Array.isArray(answer.json) ? answer.json.filter(isRecord) : []
-  const values = records.map((record) => record['value'])
-  const ids = new Set(records.map((record) => record['id']))
-  const choice = sameList(values, [probe.fresh])
-    ? 'skip'
-    : sameList(values, duplicatesSent(probe)) && ids.size === records.length
-      ? 'store'
-      : undefined
-  if (!scope.expect(choice !== undefined, mismatch(answer, expected, `values ${JSON.stringify(values)}`))) return
+  const choice = choiceShown(records, probe)
+  const values = JSON.stringify(records.map((record) => record['value']))
+  if (!scope.expect(choice !== undefined, mismatch(answer, expected, `values ${values}`))) return
   const shown = choice === 'skip' ? 'only the new value, once' : 'every value sent, each with its own id'
   scope.ctx.facts.bulkDuplicates = {
     value: choice,
     source: `${requestLine(answer.request)} answered ${answer.status} with ${shown}`,
   }
+}
+
+/** `skip`: only the new value, once; `store`: every value sent, each a record of its own; else none of the choices. */
+function choiceShown(records: readonly Json[], probe: DuplicatesProbe): 'skip' | 'store' | undefined {
+  const values = records.map((record) => record['value'])
+  if (sameList(values, [probe.fresh])) return 'skip'
+  const distinctIds = new Set(records.map((record) => record['id'])).size === records.length
+  return sameList(values, duplicatesSent(probe)) && distinctIds ? 'store' : undefined
 }
 
 const sameList = (a: readonly unknown[], b: readonly unknown[]) =>
