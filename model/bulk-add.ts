@@ -1,4 +1,5 @@
 import { larger, type DimensionValues } from './dimension-values.js'
+import type { Profile } from './profile.js'
 import type { DemographicValue } from './schemas.js'
 import type { World } from './world.js'
 
@@ -15,19 +16,21 @@ export type BulkAddResult = { added: DemographicValue[] } | { duplicates: string
 /**
  * Adds values to a dimension, all in one write, created at `now` (whole Unix seconds: the
  * instance's clock). A value already in the dimension, or
- * repeated earlier in the request, is a duplicate: skipped (`skip`) or the reason nothing
- * is added (`reject`). A missing display_name is the value; a missing sort_order is the
- * largest in the dimension plus one, item by item in request order (0 in an empty dimension).
+ * repeated earlier in the request, is a duplicate: skipped (`skip`), the reason nothing
+ * is added (`reject`), or stored like any other (`store`). A missing display_name is the value; a
+ * missing sort_order is the largest in the dimension plus one, item by item in request order (0 in
+ * an empty dimension).
  */
 export function addValues(
   world: World,
   dimensionId: string,
   items: readonly NewValue[],
-  duplicates: 'skip' | 'reject',
+  duplicates: Profile['bulkDuplicates'],
   now: number,
 ): Promise<BulkAddResult> {
   return world.exclusive(async () => {
-    const { planned, repeated } = plan(dimensionId, world.valuesByDimension().get(dimensionId), items, now)
+    const existing = world.valuesByDimension().get(dimensionId)
+    const { planned, repeated } = plan(dimensionId, existing, items, now, duplicates === 'store')
     if (duplicates === 'reject' && repeated.length) return { duplicates: repeated }
     return { added: await world.values.createAll(planned) }
   })
@@ -38,6 +41,7 @@ function plan(
   existing: DimensionValues | undefined,
   items: readonly NewValue[],
   createdAt: number,
+  storeRepeats: boolean,
 ) {
   const stored = existing?.names ?? new Set<string>()
   const seen = new Set<string>()
@@ -45,7 +49,7 @@ function plan(
   const planned: DemographicValue[] = []
   const repeated: string[] = []
   for (const item of items) {
-    if (stored.has(item.value) || seen.has(item.value)) {
+    if (!storeRepeats && (stored.has(item.value) || seen.has(item.value))) {
       if (!repeated.includes(item.value)) repeated.push(item.value)
       continue
     }

@@ -46,8 +46,11 @@ export const Profile = z
     missingCredentialsStatus: z.union([z.literal(401), z.literal(403)]).default(401),
     /** Success status of the bulk add. */
     bulkAddStatus: z.union([z.literal(201), z.literal(200)]).default(201),
-    /** `skip`: duplicates are left out of the answer; `reject`: 409 and nothing is added. */
-    bulkDuplicates: z.enum(['skip', 'reject']).default('skip'),
+    /**
+     * A value already in the dimension, or repeated in the request. `skip`: left out of the answer; `reject`: 409
+     * and nothing is added; `store`: stored and answered again, as a server without a uniqueness rule does.
+     */
+    bulkDuplicates: z.enum(['skip', 'reject', 'store']).default('skip'),
     /** Unit of every integer timestamp on the wire. */
     timestampUnit: z.enum(['s', 'ms']).default('s'),
     /**

@@ -1,11 +1,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Command } from 'commander'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from '../../server/start.js'
 import { resolveProfile } from '../../model/profile.js'
-import { registerVerifyCommand } from '../../verify/index.js'
+import { runVerifyCommand } from '../support/verify-command.js'
 import { BROKEN_VARIANTS } from './broken-variants.js'
 import { closedPort, startMock } from './support/mock.js'
 import { findAll, parseXml } from './support/xml.js'
@@ -28,23 +27,7 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true })
 })
 
-/** A tiny program like the CLI's, with `verify` registered; what it printed and the exit code it set. */
-async function run(...args: string[]) {
-  const output = { stdout: '', stderr: '', exitCode: undefined as number | undefined }
-  const program = new Command('agent-console-mock').exitOverride().configureOutput({
-    writeOut: (text) => void (output.stdout += text),
-    writeErr: (text) => void (output.stderr += text),
-  })
-  program.option('--profile <file>', 'the server option the real CLI has')
-  registerVerifyCommand(program, {
-    stdout: (text) => void (output.stdout += text),
-    stderr: (text) => void (output.stderr += text),
-    exit: (code) => void (output.exitCode = code),
-    color: false,
-  })
-  await program.parseAsync(['verify', ...args], { from: 'user' })
-  return output
-}
+const run = runVerifyCommand
 
 function argsFor(running: RunningServer): string[] {
   const { fixtures } = running.sessions.primary

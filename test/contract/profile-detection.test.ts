@@ -53,6 +53,18 @@ it('detects every setting of a mock started with a non-default profile, and pass
   }
 })
 
+it('detects duplicates stored again, as a choice that fails nothing', async () => {
+  const running = await startMock({ profile: { bulkDuplicates: 'store' } })
+  try {
+    const report = await verify(verifyOptionsFor(running))
+    expect(report.profile.settings.bulkDuplicates).toBe('store')
+    expect(report.profile.detected.bulkDuplicates?.source).toMatch(/every value sent, each with its own id/)
+    expect(report.checks.filter((check) => check.status !== 'passed').map((check) => check.id)).toEqual([])
+  } finally {
+    await running.close()
+  }
+})
+
 it('finds the rules paging names and default by probing when the server publishes no /openapi.json', async () => {
   const hidden = override('get', OPENAPI, () => HttpResponse.json({ detail: 'Not Found' }, { status: 404 }))
   const running = await startMock({ profile: NON_DEFAULT, handlers: [hidden] })

@@ -27,10 +27,13 @@ from uuid import UUID, uuid4
 
 import jwt
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.security.utils import get_authorization_scheme_param
-from pydantic import BaseModel, Field, StrictBool, StrictStr, ValidationError, conlist, constr
+from pydantic import BaseModel, Field, StrictBool, StrictStr, ValidationError, conint, conlist, constr, parse_obj_as
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import seed
 
@@ -54,13 +57,14 @@ VARIANTS: Dict[str, str] = {
     "bug:signature-not-verified": "JWTs are decoded without checking the signature",
     "bug:limit-no-maximum": "personas limit declared with ge=1 but no le=100: limit=101 is answered",
     "bug:unknown-policy-empty": "rules of an unknown policy answer 200 with an empty page instead of 404",
-    "bug:duplicates-added": "bulk add neither skips nor rejects duplicates: they are stored again",
+    "bug:duplicates-within-request": "bulk add skips values already in the dimension, but stores a value repeated in the request twice",
     "bug:rules-total-page": "rules total is the length of the page, not the number of rules of the policy",
     "bug:model-used-null": "Provenance.model_used declared Optional[str]: manual rules send null, the description says string",
     # legitimate variants
     "legit:missing-credentials-401": "no/non-Bearer Authorization: 401 + WWW-Authenticate (FastAPI >=0.122) instead of 0.92's 403 [profile missingCredentialsStatus]",
     "legit:bulk-200": "bulk add succeeds with 200 instead of 201 [profile bulkAddStatus]",
     "legit:bulk-reject-duplicates": "a duplicate value rejects the whole request: 409, nothing added [profile bulkDuplicates]",
+    "legit:duplicates-stored": "no uniqueness rule: a duplicate value is stored and answered again [profile bulkDuplicates]",
     "legit:timestamps-ms": "every timestamp in milliseconds instead of seconds [profile timestampUnit]",
     "legit:rules-page-size-skip": "rules paging parameters named page_size/skip, default 50 [profile rulesPaging]",
     "legit:rules-newest-first": "rules ordered created_at descending (the description gives no order)",
@@ -75,6 +79,15 @@ VARIANTS: Dict[str, str] = {
     "legit:team-id-required": "personas without team_id: 400 even when the token names a team ('described as required')",
     "legit:no-openapi": "FastAPI(openapi_url=None): no /openapi.json, as many production servers",
     "legit:extra-fields": "records carry fields beyond the description (persona avatar_url, rule version)",
+    "legit:personas-oldest-first": "personas ordered created_at ascending, then id (the description gives no order)",
+    # coding styles: the same contract, written the ways teams write FastAPI 0.92 apps
+    "legit:schema-extra-nullable": "pydantic 1's usual OpenAPI fix: a Config.schema_extra marks every Optional field nullable: true",
+    "legit:plain-optional": "personas query parameters as plain Optional defaults and conint bounds, without Query()",
+    "legit:query-metadata": "personas query parameters with Query() titles, descriptions, examples and aliases (Python names differ)",
+    "legit:return-annotation": "no response_model=: FastAPI >=0.89 takes each route's model from its return annotation",
+    "legit:json-response": "routes return JSONResponse(jsonable_encoder(...)) by hand, with no model in /openapi.json",
+    "legit:exception-handlers": "own RequestValidationError and HTTPException handlers that keep FastAPI's bodies and headers",
+    "legit:bearer-optional-401": "HTTPBearer(auto_error=False): the app refuses missing credentials itself, 401 'Missing bearer token'",
 }
 
 
@@ -140,7 +153,24 @@ class DataAccessScope(str, Enum):
     global_ = "global"
 
 
-class PersonaAccessPermissions(BaseModel):
+def mark_optional_nullable(schema: Dict[str, Any], model: Any) -> None:
+    """legit:schema-extra-nullable: pydantic 1 writes Optional[X] as X, so teams add OpenAPI 3.0's nullable."""
+    properties = schema.get("properties", {})
+    for field in model.__fields__.values():
+        if field.allow_none and field.alias in properties:
+            properties[field.alias]["nullable"] = True
+
+
+# Every model of the API, so that one Config reaches all of them (pydantic 1 merges inherited Configs). A comment,
+# not a docstring: pydantic 1 writes a docstring into each model's schema as its description.
+class Model(BaseModel):
+    if on("legit:schema-extra-nullable"):
+
+        class Config:
+            schema_extra = staticmethod(mark_optional_nullable)
+
+
+class PersonaAccessPermissions(Model):
     privilege_level: PrivilegeLevel = PrivilegeLevel.user
     allowed_agents: Optional[List[str]] = None
     allowed_tools: Optional[List[str]] = None
@@ -155,7 +185,7 @@ class PersonaAccessPermissions(BaseModel):
 PersonaTimestamp = datetime if on("bug:string-timestamps") else int
 
 
-class Persona(BaseModel):
+class Persona(Model):
     id: UUID
     team_id: UUID
     name: str
@@ -179,7 +209,7 @@ class Persona(BaseModel):
         avatar_url: Optional[str] = None
 
 
-class PersonaListResponse(BaseModel):
+class PersonaListResponse(Model):
     results: List[Persona]
     total: int
 
@@ -213,13 +243,13 @@ class ExtractedBy(str, Enum):
     manual = "manual"
 
 
-class Consequence(BaseModel):
+class Consequence(Model):
     action: str
     severity: str
     message: str
 
 
-class SourceLocation(BaseModel):
+class SourceLocation(Model):
     section: str
     paragraph: int
     char_start: int
@@ -227,7 +257,7 @@ class SourceLocation(BaseModel):
     source_text: str
 
 
-class Provenance(BaseModel):
+class Provenance(Model):
     extracted_by: ExtractedBy
     if on("bug:model-used-null"):
         model_used: Optional[str] = None
@@ -237,7 +267,7 @@ class Provenance(BaseModel):
     source_location: SourceLocation
 
 
-class PolicyRule(BaseModel):
+class PolicyRule(Model):
     id: UUID
     policy_id: UUID
     rule_id: str
@@ -262,7 +292,7 @@ class PolicyRule(BaseModel):
         version: int = 1
 
 
-class PolicyRuleListResponse(BaseModel):
+class PolicyRuleListResponse(Model):
     results: List[PolicyRule]
     total: int
 
@@ -273,7 +303,7 @@ else:
     ValueText = constr(strict=on("legit:strict-strings"), min_length=1, max_length=255)
 
 
-class DemographicValueCreate(BaseModel):
+class DemographicValueCreate(Model):
     value: ValueText  # type: ignore[valid-type]
     if on("legit:bulk-fields-required"):
         display_name: str
@@ -285,7 +315,7 @@ class DemographicValueCreate(BaseModel):
         sort_order: Optional[int] = None
 
 
-class BulkAddValues(BaseModel):
+class BulkAddValues(Model):
     if on("bug:bulk-not-atomic"):
         values: List[Dict[str, Any]]  # validated item by item in the endpoint
     elif on("legit:no-length-bounds"):
@@ -294,7 +324,7 @@ class BulkAddValues(BaseModel):
         values: conlist(DemographicValueCreate, max_items=1000)  # type: ignore[valid-type]
 
 
-class DemographicValue(BaseModel):
+class DemographicValue(Model):
     id: UUID
     dimension_id: UUID
     value: str
@@ -304,7 +334,7 @@ class DemographicValue(BaseModel):
     sort_order: int
 
 
-class HTTPError(BaseModel):
+class HTTPError(Model):
     detail: str
 
 
@@ -313,6 +343,35 @@ def declared(*statuses: int) -> Dict[Union[int, str], Dict[str, Any]]:
     if not on("legit:declared-errors"):
         return {}
     return {status: {"model": HTTPError, "description": f"Error {status}"} for status in statuses}
+
+
+def route_options(model: Any, errors: Dict[Union[int, str], Dict[str, Any]]) -> Dict[str, Any]:
+    """How a route declares its answer: response_model= (the clean app), its return annotation, or not at all."""
+    if on("legit:return-annotation"):
+        return {"responses": errors}
+    if on("legit:json-response"):
+        # response_model=None: the answer is built by hand, and /openapi.json gives its schema as {}.
+        return {"response_model": None, "responses": errors}
+    return {"response_model": model, "responses": errors}
+
+
+def answer(model: Any, content: Any, status: int = 200) -> Any:
+    """legit:json-response: the route validates and encodes its answer itself, as FastAPI would have."""
+    if not on("legit:json-response"):
+        return content
+    return JSONResponse(status_code=status, content=jsonable_encoder(parse_obj_as(model, content)))
+
+
+if on("legit:exception-handlers"):
+    # A team's own handlers (to log, or to add a request id) that keep FastAPI's bodies and headers.
+    @app.exception_handler(RequestValidationError)
+    async def validation_failed(request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse(status_code=422, content={"detail": jsonable_encoder(error.errors())}, headers={"X-Request-ID": str(uuid4())})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        headers = {**(getattr(error, "headers", None) or {}), "X-Request-ID": str(uuid4())}
+        return JSONResponse(status_code=error.status_code, content={"detail": error.detail}, headers=headers)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -336,10 +395,16 @@ class HTTPBearer401(HTTPBearer):
         return HTTPAuthorizationCredentials(scheme=scheme, credentials=credentials)
 
 
-bearer = HTTPBearer401() if on("legit:missing-credentials-401") else HTTPBearer()
+if on("legit:missing-credentials-401"):
+    bearer = HTTPBearer401()
+else:
+    bearer = HTTPBearer(auto_error=not on("legit:bearer-optional-401"))
 
 
-def current_user(credentials: HTTPAuthorizationCredentials = Depends(bearer)) -> Claims:
+def current_user(credentials: Optional[HTTPAuthorizationCredentials] = Depends(bearer)) -> Claims:
+    if credentials is None:
+        # legit:bearer-optional-401: HTTPBearer(auto_error=False) leaves missing or non-Bearer credentials to the app.
+        raise HTTPException(status_code=401, detail="Missing bearer token", headers={"WWW-Authenticate": "Bearer"})
     try:
         if on("bug:signature-not-verified"):
             payload = jwt.decode(credentials.credentials, options={"verify_signature": False})
@@ -393,12 +458,9 @@ IntentQuery = Intent if on("legit:intents-enum") else str
 LimitQuery = Query(10, ge=1) if on("bug:limit-no-maximum") else Query(10, ge=1, le=100)
 
 
-@app.get(
-    "/v1/personas/",
-    response_model=PersonaListResponse,
-    tags=["Agent Environment", "personas"],
-    responses=declared(400, 401, 403),
-)
+PERSONA_READER = Depends(require_permission("persona:read"))
+
+
 def list_personas(
     team_id: Optional[UUID] = Query(None, description="Team ID (required)"),
     intents: Optional[List[IntentQuery]] = Query(None),  # type: ignore[valid-type]
@@ -406,8 +468,53 @@ def list_personas(
     search: Optional[str] = Query(None),
     limit: int = LimitQuery,
     offset: int = Query(0, ge=0),
-    user: Claims = Depends(require_permission("persona:read")),
-):
+    user: Claims = PERSONA_READER,
+) -> PersonaListResponse:
+    return personas_page(team_id, intents, is_preset, search, limit, offset, user)
+
+
+def list_personas_plain(
+    team_id: Optional[UUID] = None,
+    intents: Optional[List[IntentQuery]] = Query(None),  # type: ignore[valid-type]  # a list needs Query()
+    is_preset: Optional[bool] = None,
+    search: Optional[str] = None,
+    limit: conint(ge=1, le=100) = 10,  # type: ignore[valid-type]
+    offset: conint(ge=0) = 0,  # type: ignore[valid-type]
+    user: Claims = PERSONA_READER,
+) -> PersonaListResponse:
+    """legit:plain-optional: the same parameters as list_personas, without Query()."""
+    return personas_page(team_id, intents, is_preset, search, limit, offset, user)
+
+
+def list_personas_documented(
+    team: Optional[UUID] = Query(
+        None, alias="team_id", title="Team", description="The team whose personas are listed", example=seed.TEAMS["primary"]
+    ),
+    wanted: Optional[List[IntentQuery]] = Query(  # type: ignore[valid-type]
+        None,
+        alias="intents",
+        description="Personas with any of these intents",
+        examples={"one": {"value": ["curious"]}, "two": {"value": ["curious", "adversarial"]}},
+    ),
+    preset: Optional[bool] = Query(None, alias="is_preset", description="Only presets, or only the team's own"),
+    text: Optional[str] = Query(None, alias="search", description="In name, description or role", example="billing"),
+    page_size: int = Query(10, ge=1, le=100, alias="limit", title="Page size", description="Personas per page"),
+    skip: int = Query(0, ge=0, alias="offset", description="Personas before the page"),
+    user: Claims = PERSONA_READER,
+) -> PersonaListResponse:
+    """legit:query-metadata: the wire names are aliases of the Python ones."""
+    return personas_page(team, wanted, preset, text, page_size, skip, user)
+
+
+def personas_page(
+    team_id: Optional[UUID],
+    intents: Optional[List[Any]],
+    is_preset: Optional[bool],
+    search: Optional[str],
+    limit: int,
+    offset: int,
+    user: Claims,
+) -> Any:
     if team_id is None and on("legit:team-id-required"):
         raise HTTPException(status_code=400, detail="team_id is required")
     team = str(team_id) if team_id is not None else user.team_id
@@ -433,14 +540,26 @@ def list_personas(
         fields = ("name", "description") if on("bug:search-skips-role") else ("name", "description", "role")
         matching = [p for p in matching if any(term in (p[field] or "").lower() for field in fields)]
 
-    if on("legit:personas-by-name"):
-        ordered = sorted(matching, key=lambda p: (p["name"], p["id"]))
-    else:
-        ordered = sorted(sorted(matching, key=lambda p: p["id"]), key=lambda p: p["created_at"], reverse=True)
     start = 0 if on("bug:offset-ignored") else offset
-    page = ordered[start : start + limit]
+    page = ordered_personas(matching)[start : start + limit]
     total = len(in_team) if on("bug:total-ignores-filters") else len(matching)
-    return {"results": [with_extras(scaled(p), {"avatar_url": None}) for p in page], "total": total}
+    return answer(PersonaListResponse, {"results": [with_extras(scaled(p), {"avatar_url": None}) for p in page], "total": total})
+
+
+def ordered_personas(personas: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    if on("legit:personas-by-name"):
+        return sorted(personas, key=lambda p: (p["name"], p["id"]))
+    by_id = sorted(personas, key=lambda p: p["id"])
+    return sorted(by_id, key=lambda p: p["created_at"], reverse=not on("legit:personas-oldest-first"))
+
+
+PERSONAS_ENDPOINTS = {"legit:plain-optional": list_personas_plain, "legit:query-metadata": list_personas_documented}
+app.get(
+    "/v1/personas/",
+    name="list_personas",
+    tags=["Agent Environment", "personas"],
+    **route_options(PersonaListResponse, declared(400, 401, 403)),
+)(next((endpoint for name, endpoint in PERSONAS_ENDPOINTS.items() if on(name)), list_personas))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -453,11 +572,10 @@ bulk_auth = current_user if on("bug:bulk-no-admin") else require_super_admin
 @app.post(
     "/v1/demographics/{dimension_id}/values/bulk",
     status_code=BULK_STATUS,
-    response_model=List[DemographicValue],
     tags=["demographics"],
-    responses=declared(401, 403, 404, 409),
+    **route_options(List[DemographicValue], declared(401, 403, 404, 409)),
 )
-def bulk_add_values(dimension_id: UUID, body: BulkAddValues, user: Claims = Depends(bulk_auth)):
+def bulk_add_values(dimension_id: UUID, body: BulkAddValues, user: Claims = Depends(bulk_auth)) -> List[DemographicValue]:
     with STORE_LOCK:
         values = DIMENSION_VALUES.get(str(dimension_id))
         if values is None:
@@ -469,15 +587,16 @@ def bulk_add_values(dimension_id: UUID, body: BulkAddValues, user: Claims = Depe
         fresh: List[DemographicValueCreate] = []
         duplicates: List[str] = []
         for item in items:
-            if item.value in seen and not on("bug:duplicates-added"):
+            if item.value in seen and not on("legit:duplicates-stored"):
                 if item.value not in duplicates:
                     duplicates.append(item.value)
                 continue
-            seen.add(item.value)
+            if not on("bug:duplicates-within-request"):
+                seen.add(item.value)
             fresh.append(item)
         if duplicates and on("legit:bulk-reject-duplicates"):
             raise HTTPException(status_code=409, detail=f"Duplicate values: {', '.join(duplicates)}")
-        return [store_value(dimension_id, values, item) for item in fresh]
+        return answer(List[DemographicValue], [store_value(dimension_id, values, item) for item in fresh], BULK_STATUS)
 
 
 def store_value(dimension_id: UUID, values: List[Dict[str, Any]], item: DemographicValueCreate) -> Dict[str, Any]:
@@ -523,16 +642,15 @@ rules_auth = nobody if on("bug:rules-no-auth") else require_permission("policy:r
 
 @app.get(
     "/v1/policies/{policy_id}/rules",
-    response_model=PolicyRuleListResponse,
     tags=["Agent Environment", "policies"],
-    responses=declared(401, 403, 404),
+    **route_options(PolicyRuleListResponse, declared(401, 403, 404)),
 )
 def list_policy_rules(
     policy_id: UUID,
     limit: int = Query(RULES_DEFAULT_LIMIT, ge=1, le=1000, alias=RULES_LIMIT),
     offset: int = Query(0, ge=0, alias=RULES_OFFSET),
     user: Optional[Claims] = Depends(rules_auth),
-):
+) -> PolicyRuleListResponse:
     policy = seed.POLICY_RECORDS.get(str(policy_id))
     if policy is None and on("bug:unknown-policy-empty"):
         return {"results": [], "total": 0}
@@ -543,7 +661,7 @@ def list_policy_rules(
     rules = sorted(rules, key=lambda r: r["created_at"], reverse=on("legit:rules-newest-first"))
     page = rules[offset : offset + limit]
     total = len(page) if on("bug:rules-total-page") else len(rules)
-    return {"results": [with_extras(scaled(rule_out(r)), {"version": 1}) for r in page], "total": total}
+    return answer(PolicyRuleListResponse, {"results": [with_extras(scaled(rule_out(r)), {"version": 1}) for r in page], "total": total})
 
 
 def rule_out(rule: Dict[str, Any]) -> Dict[str, Any]:

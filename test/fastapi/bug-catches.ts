@@ -34,7 +34,7 @@ export const BUG_CATCHES: BugCatch[] = [
   { variant: 'bug:signature-not-verified', caughtBy: 'auth.malformed-token' },
   { variant: 'bug:limit-no-maximum', caughtBy: 'validation.limit-range' },
   { variant: 'bug:unknown-policy-empty', caughtBy: 'errors.unknown-policy' },
-  { variant: 'bug:duplicates-added', caughtBy: 'bulk.duplicates' },
+  { variant: 'bug:duplicates-within-request', caughtBy: 'bulk.duplicates' },
   { variant: 'bug:rules-total-page', caughtBy: 'paging.rules-concatenation', alsoFails: ['paging.rules-past-end'] },
   { variant: 'bug:model-used-null', caughtBy: 'schema.rule-list' },
 ]

@@ -1,8 +1,8 @@
 import type { ProfileFile } from '../../verify/index.js'
 
 /**
- * What verify must find against each variant of the reference app (app.py's VARIANTS table):
- * the profile a legitimate variant writes, and the checks a planted bug fails.
+ * What verify must find against each variant of the reference app (app.py's VARIANTS table): the profile a
+ * legitimate variant writes. The coding styles, which change no setting, are tested together in corpus.ts.
  */
 
 /** The clean app: FastAPI 0.92 (403 without a token), pydantic 1, the description's bounds. */
@@ -55,6 +55,7 @@ export const LEGIT_SHOWS: LegitShows[] = [
       errorTexts: { ...CLEAN_PROFILE.errorTexts, duplicateValues: 'Duplicate values: {values}' },
     }),
   },
+  { variant: 'legit:duplicates-stored', settings: clean({ bulkDuplicates: 'store' }) },
   { variant: 'legit:timestamps-ms', settings: clean({ timestampUnit: 'ms' }) },
   {
     variant: 'legit:rules-page-size-skip',
@@ -118,6 +119,18 @@ export const LEGIT_SHOWS: LegitShows[] = [
     variant: 'legit:no-openapi',
     settings: withoutDocument,
     observations: { 'a number sent for a string': /pydantic 1/ },
+  },
+  {
+    variant: 'legit:personas-oldest-first',
+    settings: CLEAN_PROFILE,
+    observations: { 'personas order': /^created_at ascending, then id ascending$/ },
+  },
+  {
+    variant: 'legit:bearer-optional-401',
+    settings: clean({
+      missingCredentialsStatus: 401,
+      errorTexts: { ...CLEAN_PROFILE.errorTexts, notAuthenticated: 'Missing bearer token' },
+    }),
   },
   {
     variant: 'legit:extra-fields',

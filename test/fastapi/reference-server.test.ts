@@ -23,6 +23,7 @@ const LEGIT_VARIANTS = [
   'legit:missing-credentials-401',
   'legit:bulk-200',
   'legit:bulk-reject-duplicates',
+  'legit:duplicates-stored',
   'legit:timestamps-ms',
   'legit:rules-page-size-skip',
   'legit:rules-newest-first',
@@ -37,6 +38,14 @@ const LEGIT_VARIANTS = [
   'legit:team-id-required',
   'legit:no-openapi',
   'legit:extra-fields',
+  'legit:personas-oldest-first',
+  'legit:schema-extra-nullable',
+  'legit:plain-optional',
+  'legit:query-metadata',
+  'legit:return-annotation',
+  'legit:json-response',
+  'legit:exception-handlers',
+  'legit:bearer-optional-401',
 ]
 const BUGS = [
   'bug:total-ignores-filters',
@@ -53,7 +62,7 @@ const BUGS = [
   'bug:signature-not-verified',
   'bug:limit-no-maximum',
   'bug:unknown-policy-empty',
-  'bug:duplicates-added',
+  'bug:duplicates-within-request',
   'bug:rules-total-page',
   'bug:model-used-null',
 ]

@@ -60,6 +60,27 @@ it('rejects duplicates with 409 and adds nothing when bulkDuplicates is reject',
   expect(fine.status).toBe(201)
 })
 
+it('stores duplicates again, each a record of its own, when bulkDuplicates is store', async () => {
+  const { mock, api, tokens } = await start({ profile: { bulkDuplicates: 'store' } })
+  const dimension = mock.fixtures.dimensions[0]!.id
+  const stored = mock.world.values.all().filter((v) => v.dimension_id === dimension)
+  const existing = stored[0]!.value
+  const largest = Math.max(...stored.map((v) => Number(v.sort_order)))
+  const res = await api.post(
+    `/v1/demographics/${dimension}/values/bulk`,
+    { values: [{ value: existing }, { value: 'zz' }, { value: 'zz' }] },
+    tokens.super_admin,
+  )
+  const added = res.json as Array<{ id: string; value: string; sort_order: number }>
+  expect([res.status, added.map((v) => v.value)]).toEqual([201, [existing, 'zz', 'zz']])
+  expect(
+    added.map((v) => v.sort_order),
+    'sort orders go on as for any value',
+  ).toEqual([1, 2, 3].map((n) => largest + n))
+  expect(new Set(added.map((v) => v.id)).size).toBe(3)
+  expect(mock.world.values.all().filter((v) => v.dimension_id === dimension)).toHaveLength(stored.length + 3)
+})
+
 it('answers a bulk add with 200 when bulkAddStatus is 200', async () => {
   const { mock, api, tokens } = await start({ profile: { bulkAddStatus: 200 } })
   const res = await api.post(

@@ -23,7 +23,10 @@ it('flags bulk answers that do not hold the values sent, in order, in the dimens
   const twice = await bulk([{ value: 'j-4' }, { value: 'j-4' }])
   expect(twice.responseBody).toHaveLength(1)
   const again = corrupt(twice, (body) => [body[0], { ...body[0], id: crypto.randomUUID() }])
-  expect(checksOf(judgeExchange(again))).toEqual(['bulk.duplicates'])
+  expect(judgeExchange(again), 'a profile that does not say: storing again is a choice').toEqual([])
+  expect(judgeExchange(again, { profile: { bulkDuplicates: 'store' } })).toEqual([])
+  expect(checksOf(judgeExchange(again, { profile: { bulkDuplicates: 'skip' } }))).toEqual(['bulk.duplicates'])
+  expect(checksOf(judgeExchange(skipped, { profile: { bulkDuplicates: 'store' } }))).toEqual(['bulk.records'])
 })
 
 it('flags a success status the operation does not answer', async () => {

@@ -2,7 +2,7 @@ import { bulkAdd } from '../client/api.js'
 import { completeItem, requiredItemFields } from './bulk-probes.js'
 import type { CheckScope } from './check.js'
 import { isRecord, type Json } from '../client/crawl.js'
-import { expectRefused, expectStatus, mismatch, sameJson } from './expectations.js'
+import { expectStatus, mismatch, sameJson } from './expectations.js'
 import { requestLine, type ApiAnswer } from '../client/http.js'
 
 /** The bulk checks' writes: values added to the run's dimension, and what the answers are held to. */
@@ -56,22 +56,6 @@ export function expectField(
 export function isNow(value: unknown): boolean {
   const seconds = Date.now() / 1000
   return [1, 1000].some((scale) => Math.abs((value as number) / scale - seconds) < 86_400)
-}
-
-/** 409 with a detail, and the rejected request added nothing: its new value can be added afterwards. */
-export async function expectRejected(scope: CheckScope, answer: ApiAnswer, fresh: string): Promise<void> {
-  if (!expectRefused(scope, answer, [409])) return
-  const again = await add(scope, [{ value: fresh }])
-  const records = addedRecords(scope, again, 1)
-  if (!records) return
-  scope.ctx.facts.bulkDuplicates = { value: 'reject', source: `${requestLine(answer.request)} answered 409` }
-  scope.ctx.recordErrorText('duplicateValues', answer, { values: sentValues(answer) })
-}
-
-/** The values a request sent (to find them in a 409's detail). */
-function sentValues(answer: ApiAnswer): string[] {
-  const values = (answer.request.json as { values?: Array<{ value?: unknown }> } | undefined)?.values ?? []
-  return values.map((item) => item.value).filter((value): value is string => typeof value === 'string')
 }
 
 /** Which defaults two values sent alone got, in words (the description leaves them open). */

@@ -1,5 +1,6 @@
 import { NOT_A_STRING, requiredItemFields } from './bulk-probes.js'
-import { add, addedRecords, describeDefaults, expectField, expectRejected, isNow } from './bulk-writes.js'
+import { duplicatesSent, expectDuplicatesChoice } from './bulk-duplicates.js'
+import { add, addedRecords, describeDefaults, expectField, isNow } from './bulk-writes.js'
 import type { Check } from './check.js'
 import { expectValidationError, mismatch } from './expectations.js'
 import { requestLine } from '../client/http.js'
@@ -97,21 +98,17 @@ export const bulkChecks: Check[] = [
     id: 'bulk.duplicates',
     kind: 'contract',
     description:
-      'a value already in the dimension, or repeated in the request, is skipped (2xx without it) or rejects the request (409, nothing added)',
+      'a value already in the dimension, or repeated in the request, is skipped (2xx without it), rejects the request (409, nothing added) or is stored again (2xx with every value, each its own record)',
     needs: WRITES,
     async run(scope) {
       const { ctx } = scope
-      const [existing, fresh] = [ctx.uniqueValue('duplicate-old'), ctx.uniqueValue('duplicate-new')]
-      if (!addedRecords(scope, await add(scope, [{ value: existing }]), 1)) return
-      const answer = await add(scope, [{ value: existing }, { value: fresh }, { value: fresh }])
-      if (answer.status === 409) return expectRejected(scope, answer, fresh)
-      const records = addedRecords(scope, answer, 1)
-      if (records) expectField(scope, answer, records[0]!, 'value', fresh)
-      if (records && records[0]!['value'] === fresh)
-        ctx.facts.bulkDuplicates = {
-          value: 'skip',
-          source: `${requestLine(answer.request)} answered ${answer.status} with only the new value, once`,
-        }
+      const probe = { existing: ctx.uniqueValue('duplicate-old'), fresh: ctx.uniqueValue('duplicate-new') }
+      if (!addedRecords(scope, await add(scope, [{ value: probe.existing }]), 1)) return
+      const answer = await add(
+        scope,
+        duplicatesSent(probe).map((value) => ({ value })),
+      )
+      await expectDuplicatesChoice(scope, answer, probe)
     },
   },
   {

@@ -33,14 +33,19 @@ function driftFindings(scope: CheckScope): Promise<DriftFinding[]> {
 const SHOWN = 4
 const OPENAPI_REQUEST = { method: 'GET' as const, path: '/openapi.json', auth: NO_CREDENTIAL }
 
-/** Dialect findings of one topic as one note: `dialect: <topic> (12 places: a, b, c, …)`. */
-function dialectNotes(findings: readonly DriftFinding[]): string[] {
+/** Notes of one topic as one line: `<topic> (12 places: a, b, c, …)`; the others one by one. */
+function notes(findings: readonly DriftFinding[]): string[] {
   const byTopic = new Map<string, string[]>()
-  for (const { topic = 'dialect', message } of findings) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message])
-  return [...byTopic].map(([topic, places]) => {
+  const single: string[] = []
+  for (const { topic, message } of findings) {
+    if (topic) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message])
+    else single.push(message)
+  }
+  const grouped = [...byTopic].map(([topic, places]) => {
     const shown = places.slice(0, SHOWN).join(', ')
-    return `dialect: ${topic} (${places.length} place${places.length > 1 ? 's' : ''}: ${shown}${places.length > SHOWN ? ', …' : ''})`
+    return `${topic} (${places.length} place${places.length > 1 ? 's' : ''}: ${shown}${places.length > SHOWN ? ', …' : ''})`
   })
+  return [...single, ...grouped]
 }
 
 function driftCheck(kind: DriftKind, description: string): Check {
@@ -52,12 +57,9 @@ function driftCheck(kind: DriftKind, description: string): Check {
     async run(scope) {
       const findings = (await driftFindings(scope)).filter((item) => item.kind === kind)
       const expected = "what the mock's document declares (for the detected profile), or something more lenient"
-      for (const finding of findings) {
-        if (finding.verdict === 'failure') scope.fail(sentEvidence(OPENAPI_REQUEST, expected, finding.message))
-        if (finding.verdict === 'lenient') scope.warn(`more lenient than the mock: ${finding.message}`)
-        if (finding.verdict === 'extra') scope.warn(finding.message)
-      }
-      for (const note of dialectNotes(findings.filter((finding) => finding.verdict === 'dialect'))) scope.note(note)
+      for (const finding of findings.filter((item) => item.verdict === 'failure'))
+        scope.fail(sentEvidence(OPENAPI_REQUEST, expected, finding.message))
+      for (const line of notes(findings.filter((item) => item.verdict === 'note'))) scope.note(line)
     },
   }
 }
@@ -67,11 +69,11 @@ export const driftChecks: Check[] = [
   driftCheck('operations', "the server's /openapi.json declares every operation of the mock"),
   driftCheck(
     'parameters',
-    "each operation takes the mock's parameters: none missing, none required or bounded tighter, the same types and defaults",
+    "each operation takes the mock's parameters: none missing, none required or bounded tighter, no other type or format",
   ),
   driftCheck(
     'request-body',
-    "the bulk add body takes the mock's fields: none missing, no other type, no tighter bound",
+    "the bulk add body takes the mock's fields: none missing or required, no other type or format, no tighter bound",
   ),
   driftCheck(
     'responses',

@@ -1,12 +1,13 @@
-import { compareSchemas, type Documents, type SchemaFinding, type Side } from './schema.js'
-import { documentDialect } from '../profile/generation.js'
+import { compareSchemas } from './schema.js'
+import { BEYOND, DOCUMENT_ONLY, failure, LENIENT, note } from './findings.js'
+import type { Documents, SchemaFinding, Side } from './findings.js'
+import { documentDialect, documentGeneration } from '../profile/generation.js'
 import type { OpenApiDocument } from './openapi-source.js'
 
 /**
- * Compares the server's OpenAPI document with the mock's, operation by operation. A finding is a
- * failure only where a frontend built against the mock could break (see drift-schema.ts); what
- * the server declares beyond the mock, what it leaves more lenient and how its generation writes
- * schemas are reported, never failed.
+ * Compares the server's OpenAPI document with the mock's, operation by operation, by what each
+ * difference changes on the wire (findings.ts): only what could break a client built against the
+ * mock fails; the rest is noted.
  */
 export type DriftKind = 'operations' | 'parameters' | 'request-body' | 'responses'
 
@@ -16,37 +17,46 @@ export interface DriftFinding extends SchemaFinding {
 
 type Schema = Record<string, unknown>
 type Operation = { parameters?: Schema[]; requestBody?: Schema; responses?: Record<string, Schema> }
+type Found = (kind: DriftKind, finding: SchemaFinding) => void
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete']
+
+/** A path as a client sends it: the names of its path parameters are not on the wire. */
+const pathShape = (path: string) => path.replace(/\{[^}]*\}/g, '{}')
+const pathNames = (path: string) => [...path.matchAll(/\{([^}]*)\}/g)].map((match) => match[1]!)
 
 /** Every difference between the two documents, for the operations of the mock. */
 export function compareDocuments(server: OpenApiDocument, mock: OpenApiDocument): DriftFinding[] {
   const findings: DriftFinding[] = []
-  const docs: Documents = { mock, server, serverNullability: documentDialect(server).nullability }
+  const found: Found = (kind, finding) => findings.push({ ...finding, kind })
+  const docs: Documents = { mock, server, serverMarksEveryNull: documentGeneration(documentDialect(server)) !== '1' }
+  const serverPaths = new Map(Object.keys(server.paths ?? {}).map((path) => [pathShape(path), path]))
   for (const [path, item] of Object.entries(mock.paths ?? {})) {
+    const serverPath = serverPaths.get(pathShape(path))
+    const serverItem = serverPath === undefined ? undefined : (server.paths?.[serverPath] as Schema)
     for (const method of METHODS.filter((name) => (item as Schema)[name])) {
       const where = `${method.toUpperCase()} ${path}`
-      const theirs = (server.paths?.[path] as Schema | undefined)?.[method] as Operation | undefined
+      const theirs = serverItem?.[method] as Operation | undefined
       const ours = (item as Schema)[method] as Operation
-      if (!theirs)
-        findings.push({ kind: 'operations', verdict: 'failure', message: `${where}: not in the server's document` })
-      else compareOperation(findings, where, docs, ours, theirs)
+      if (!theirs) found('operations', failure(`${where}: not in the server's document`))
+      else compareOperation(found, { where, docs, names: [pathNames(path), pathNames(serverPath!)] }, ours, theirs)
     }
   }
   return findings
 }
 
-function compareOperation(
-  findings: DriftFinding[],
-  where: string,
-  docs: Documents,
-  ours: Operation,
-  theirs: Operation,
-): void {
-  compareParameters(findings, where, docs, ours.parameters ?? [], theirs.parameters ?? [])
+interface Place {
+  where: string
+  docs: Documents
+  /** The path parameters' names in the mock's path and in the server's, which match by position. */
+  names: [string[], string[]]
+}
+
+function compareOperation(found: Found, place: Place, ours: Operation, theirs: Operation): void {
+  compareParameters(found, place, ours.parameters ?? [], theirs.parameters ?? [])
   const body = (operation: Operation) => jsonSchema(operation.requestBody)
-  compareSchemaPair(findings, 'request-body', 'request', `${where} body`, docs, body(ours), body(theirs))
-  compareResponses(findings, where, docs, ours.responses ?? {}, theirs.responses ?? {})
+  compareSchemaPair(found, 'request-body', 'body', `${place.where} body`, place.docs, body(ours), body(theirs))
+  compareResponses(found, place, ours.responses ?? {}, theirs.responses ?? {})
 }
 
 const jsonSchema = (holder: Schema | undefined) =>
@@ -54,85 +64,67 @@ const jsonSchema = (holder: Schema | undefined) =>
     | Schema
     | undefined
 
-function compareParameters(
-  findings: DriftFinding[],
-  where: string,
-  docs: Documents,
-  ours: Schema[],
-  theirs: Schema[],
-): void {
-  const key = (parameter: Schema) => `${String(parameter['in'])} parameter ${String(parameter['name'])}`
-  const theirsByKey = new Map(theirs.map((parameter) => [key(parameter), parameter]))
-  const push = (verdict: DriftFinding['verdict'], message: string) =>
-    findings.push({ kind: 'parameters', verdict, message })
+/** A parameter as the wire knows it: where it goes, and its name (for a path parameter, its position). */
+function parameterKey(parameter: Schema, names: string[]): string {
+  const name = String(parameter['name'])
+  return parameter['in'] === 'path'
+    ? `path parameter #${names.indexOf(name)}`
+    : `${String(parameter['in'])} parameter ${name}`
+}
+
+function compareParameters(found: Found, place: Place, ours: Schema[], theirs: Schema[]): void {
+  const label = (parameter: Schema) => `${String(parameter['in'])} parameter ${String(parameter['name'])}`
+  const theirsByKey = new Map(theirs.map((parameter) => [parameterKey(parameter, place.names[1]), parameter]))
   for (const parameter of ours) {
-    const match = theirsByKey.get(key(parameter))
-    const at = `${where}: ${key(parameter)}`
+    const match = theirsByKey.get(parameterKey(parameter, place.names[0]))
+    const at = `${place.where}: ${label(parameter)}`
     if (!match) {
-      push('failure', `${at}: not in the server's document`)
+      // The server ignores it: a filter or a page the mock honours does nothing there.
+      found('parameters', failure(`${at}: not in the server's document`))
       continue
     }
     const [mine, server] = [Boolean(parameter['required']), Boolean(match['required'])]
-    if (mine !== server)
-      push(server ? 'failure' : 'lenient', `${at}: required ${mine} in the mock, ${server} on the server`)
-    compareSchemaPair(
-      findings,
-      'parameters',
-      'request',
-      at,
-      docs,
-      parameter['schema'] as Schema,
-      match['schema'] as Schema,
-    )
+    const message = `${at}: required ${mine} in the mock, ${server} on the server`
+    if (mine !== server) found('parameters', server ? failure(message) : note(`${LENIENT}: ${message}`))
+    const [mySchema, serverSchema] = [parameter['schema'], match['schema']] as Array<Schema | undefined>
+    compareSchemaPair(found, 'parameters', 'parameter', at, place.docs, mySchema, serverSchema)
   }
-  const ourKeys = new Set(ours.map(key))
-  for (const parameter of theirs.filter((item) => !ourKeys.has(key(item)))) {
+  const ourKeys = new Set(ours.map((parameter) => parameterKey(parameter, place.names[0])))
+  for (const parameter of theirs.filter((item) => !ourKeys.has(parameterKey(item, place.names[1])))) {
     const required = parameter['required'] === true
-    push(
-      required ? 'failure' : 'extra',
-      `${where}: the server also ${required ? 'requires' : 'takes'} the ${key(parameter)}, which the mock does not know`,
-    )
+    const message = `${place.where}: the server also ${required ? 'requires' : 'takes'} the ${label(parameter)}, which the mock does not know`
+    found('parameters', required ? failure(message) : note(`${BEYOND}: ${message}`))
   }
 }
 
 function compareResponses(
-  findings: DriftFinding[],
-  where: string,
-  docs: Documents,
+  found: Found,
+  place: Place,
   ours: Record<string, Schema>,
   theirs: Record<string, Schema>,
 ): void {
   for (const [status, response] of Object.entries(ours)) {
     if (!theirs[status]) {
       const declared = Object.keys(theirs).join(', ') || 'none'
-      findings.push({
-        kind: 'responses',
-        verdict: 'failure',
-        message: `${where}: the mock answers ${status}, the server's document declares ${declared}`,
-      })
+      found(
+        'responses',
+        failure(`${place.where}: the mock answers ${status}, the server's document declares ${declared}`),
+      )
       continue
     }
-    compareSchemaPair(
-      findings,
-      'responses',
-      'response',
-      `${where} ${status}`,
-      docs,
-      jsonSchema(response),
-      jsonSchema(theirs[status]),
-    )
+    const [mine, server] = [jsonSchema(response), jsonSchema(theirs[status])]
+    compareSchemaPair(found, 'responses', 'response', `${place.where} ${status}`, place.docs, mine, server)
   }
-  for (const status of Object.keys(theirs).filter((code) => !ours[code])) {
-    findings.push({
-      kind: 'responses',
-      verdict: 'extra',
-      message: `${where}: the server also declares a ${status} answer`,
-    })
-  }
+  for (const status of Object.keys(theirs).filter((code) => !ours[code]))
+    found('responses', note(`${BEYOND}: ${place.where}: the server also declares a ${status} answer`))
 }
 
+/**
+ * A schema the server's document does not give (FastAPI writes `{}` for a route without a model) says
+ * nothing about the wire: the answers themselves are the schema checks' business.
+ */
 function compareSchemaPair(
-  findings: DriftFinding[],
+  found: Found,
   kind: DriftKind,
   side: Side,
   where: string,
@@ -140,13 +132,13 @@ function compareSchemaPair(
   ours: Schema | undefined,
   theirs: Schema | undefined,
 ): void {
-  if (!ours && !theirs) return
-  if (!ours || !theirs) {
-    const message = `${where}: ${ours ? "no schema in the server's document" : 'the server declares a schema the mock has none for'}`
-    findings.push({ kind, verdict: ours ? 'failure' : 'extra', message })
+  if (!ours) {
+    if (theirs && Object.keys(theirs).length) found(kind, note(`${BEYOND}: ${where}: a schema the mock has none for`))
     return
   }
-  const found: SchemaFinding[] = []
-  compareSchemas(found, where, side, docs, ours, theirs)
-  findings.push(...found.map((finding) => ({ ...finding, kind })))
+  if (!theirs || Object.keys(theirs).length === 0)
+    return void found(kind, note(`${DOCUMENT_ONLY}: ${where}: the server's document does not describe it`))
+  const out: SchemaFinding[] = []
+  compareSchemas(out, where, side, docs, ours, theirs)
+  for (const finding of out) found(kind, finding)
 }

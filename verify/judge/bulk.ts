@@ -1,16 +1,15 @@
-import type { Profile } from '../../model/profile.js'
 import { isRecord, type Json } from '../client/crawl.js'
 import { sameJson } from '../checks/expectations.js'
-import type { ReadRequest, Violation } from './types.js'
+import type { JudgedProfile, ReadRequest, Violation } from './types.js'
 
 /**
  * The bulk add's answer against what was sent: one record per value added, in request order, each with the
  * value, display name (the value when none was sent), metadata and sort order sent, in the path's dimension.
  * With `bulkDuplicates: skip` a value already there is left out, which one answer cannot tell from a value
- * lost; so there the answer need only hold the sent items in order, and with `reject` every one of them.
- * No value is answered twice.
+ * lost; so there the answer need only hold the sent items in order, and with `reject` or `store` every one
+ * of them. A value is answered twice only where duplicates are stored again, or the profile does not say.
  */
-export function judgeBulkValues(request: ReadRequest, body: unknown, profile: Profile): Violation[] {
+export function judgeBulkValues(request: ReadRequest, body: unknown, profile: JudgedProfile): Violation[] {
   const sent = (request.requestBody as { values?: unknown } | undefined)?.values
   if (!Array.isArray(sent) || !sent.every(isRecord)) return []
   const answered = body as Json[]
@@ -22,18 +21,19 @@ export function judgeBulkValues(request: ReadRequest, body: unknown, profile: Pr
       check: 'bulk.records',
       message: `${elsewhere.length} values of another dimension than ${String(dimensionId)}`,
     })
-  // A value repeated in one request is a duplicate of the first: skipped, or the whole request refused.
+  // A value repeated in one request is a duplicate of the first: skipped, the request refused, or stored again.
+  const choice = profile.bulkDuplicatesNamed ? profile.bulkDuplicates : 'store'
   const repeated = answered.filter(
     (value, index) => answered.findIndex((other) => other['value'] === value['value']) < index,
   )
-  if (repeated.length)
+  if (repeated.length && choice !== 'store')
     violations.push({
       check: 'bulk.duplicates',
       message: `${repeated.length} values answered twice (${repeated[0]!['value']})`,
     })
   const unmatched = unmatchedValues(sent, answered)
   if (unmatched !== undefined) violations.push({ check: 'bulk.records', message: `answered value ${unmatched}` })
-  else if (profile.bulkDuplicates === 'reject' && answered.length !== sent.length)
+  else if (profile.bulkDuplicatesNamed && choice !== 'skip' && answered.length !== sent.length)
     violations.push({ check: 'bulk.records', message: `${answered.length} values answered for ${sent.length} sent` })
   return violations
 }

@@ -58,8 +58,12 @@ export function judgeExchange(exchange: JudgeInput, options: JudgeOptions = {}):
       : []
   }
   const { route: matched, params } = found
-  // The rules paging names and default are a profile choice: judged only where a profile names them.
-  const known = { ...profile, rulesPagingNamed: options.profile?.rulesPaging !== undefined }
+  // The rules paging names and what duplicates do are profile choices: judged only where a profile names them.
+  const known = {
+    ...profile,
+    rulesPagingNamed: options.profile?.rulesPaging !== undefined,
+    bulkDuplicatesNamed: options.profile?.bulkDuplicates !== undefined,
+  }
   if (status >= 200 && status < 300) return judgeSuccess(exchange, matched, params, known)
   if (status === 422) return shapeViolations('schema.validation-error', exchange, validationErrorBody(body(exchange)))
   // FastAPI's own refusals and HTTPExceptions are `{"detail": "..."}`; a 5xx is a crash, whose body says nothing.

@@ -23,8 +23,11 @@ export interface Violation {
 
 export type JudgeInput = JudgedExchange
 
-/** The profile an answer is judged by, and whether it names the rules paging (else the names are unknown). */
-export type JudgedProfile = Profile & { rulesPagingNamed: boolean }
+/**
+ * The profile an answer is judged by, and whether it names the rules paging and what duplicates do (else
+ * those choices are unknown, and any of them keeps the contract).
+ */
+export type JudgedProfile = Profile & { rulesPagingNamed: boolean; bulkDuplicatesNamed: boolean }
 
 /** A request as the server reads it: its parameters validated as FastAPI would, and the body it was sent. */
 export interface ReadRequest {
