@@ -18,6 +18,7 @@ export interface ExposureOptions {
  * @throws Error saying what to do, for a server bound beyond loopback with the development secret
  */
 export function controlTokenFor(options: ExposureOptions): string | undefined {
+  checkControlToken(options.controlToken)
   if (isLoopbackHost(options.host)) return options.controlToken
   if (options.jwtSecret === DEVELOPMENT_JWT_SECRET && !options.insecureDevSecret) {
     throw new Error(
@@ -26,6 +27,23 @@ export function controlTokenFor(options: ExposureOptions): string | undefined {
     )
   }
   return options.controlToken ?? randomUUID()
+}
+
+/** The fewest characters a control token given may have: a short one can be guessed from any page that can reach the server. */
+export const MIN_CONTROL_TOKEN_LENGTH = 16
+
+/**
+ * Refuses a control token that guards nothing: empty (`--control-token "$UNSET"` sent as
+ * `X-Mock-Control-Token;` matched it) or short enough to guess.
+ * @throws Error saying what to pass instead
+ */
+export function checkControlToken(token: string | undefined): void {
+  if (token === undefined || token.trim().length >= MIN_CONTROL_TOKEN_LENGTH) return
+  throw new Error(
+    `the control token is ${token.trim() === '' ? 'empty' : `${token.trim().length} characters long`}: ` +
+      `give one of at least ${MIN_CONTROL_TOKEN_LENGTH} characters (e.g. \`openssl rand -hex 16\`), or none: ` +
+      'a server bound beyond loopback then makes one up and prints it.',
+  )
 }
 
 /** The names a server bound to `host` is reached by: what its control API answers besides loopback names. */

@@ -3,7 +3,7 @@ import { DEFAULT_SESSION_LIMIT } from '../core/instance/sessions.js'
 import type { Scenario } from '../core/scenarios/index.js'
 import { resolveCoreConfig, type CoreConfig } from '../core/settings.js'
 import { checkWorldOptions, type WorldOptions } from '../factories/world.js'
-import { controlTokenFor, ownHostNames } from './exposure.js'
+import { checkControlToken, controlTokenFor, ownHostNames } from './exposure.js'
 import { defaultMemoryBudget } from './heap.js'
 import type { Logger } from './logger.js'
 import type { AppOptions, ServerOptions } from './options.js'
@@ -53,6 +53,7 @@ export function resolveServerSettings(options: ServerOptions = {}): ServerSettin
 
 /** The settings `createMockApp` runs with, from its options (an app does not know where it listens). */
 export function resolveAppSettings(options: AppOptions = {}): AppSettings {
+  checkControlToken(options.controlToken)
   return resolveAppWith(options, () => controlGuardOf(options, options.allowedHosts ?? [], options.controlToken))
 }
 

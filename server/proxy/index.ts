@@ -5,7 +5,7 @@ import type { JudgeOptions, Violation } from '../../verify/judge/index.js'
 import { isLoopbackHost } from '../../core/control-guard.js'
 import { httpError } from '../../fastapi/http/responses.js'
 import { Journal, type JournalEntry } from '../../core/journal/journal.js'
-import { ownHostNames } from '../exposure.js'
+import { checkControlToken, ownHostNames } from '../exposure.js'
 import { send } from '../middleware.js'
 import { closeServer, serverUrl } from '../http-server.js'
 import { proxyControl } from './control.js'
@@ -54,6 +54,7 @@ export interface RunningProxy {
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const targetOrigin = new URL(options.target)
   const host = options.host ?? '127.0.0.1'
+  checkControlToken(options.controlToken)
   const controlToken = isLoopbackHost(host) ? options.controlToken : (options.controlToken ?? randomUUID())
   const guard = {
     allowOrigins: options.allowOrigins ?? [],
