@@ -1,3 +1,4 @@
+import { realFilePath } from './real-path.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { StateLock } from './lock.js'
 import { watchChanges } from './changes.js'
@@ -13,19 +14,22 @@ import { StateWriter } from './writer.js'
  * is loaded and the log replayed (a flush a kill cut short is dropped: it was never answered).
  */
 export class StatePersistence {
+  /** The state file's real path: every spelling of it (a symbolic link, a relative path) shares one lock and one log. */
+  readonly path: string
   readonly logPath: string
   #lock: StateLock | undefined
   #writer: StateWriter
   #closed = false
 
   constructor(
-    readonly path: string,
+    path: string,
     private readonly instance: MockInstance,
     private readonly onError: (message: string, error: unknown) => void = (message, error) =>
       console.error(message, error),
   ) {
-    this.logPath = `${path}.log`
-    this.#writer = new StateWriter(path, this.logPath, instance, onError)
+    this.path = realFilePath(path)
+    this.logPath = `${this.path}.log`
+    this.#writer = new StateWriter(this.path, this.logPath, instance, onError)
   }
 
   /** Changes that could not be written during this run: undone, and answered 503. */
