@@ -59,7 +59,7 @@ export class ContractClient {
     this.#sent += 1
     try {
       const res = await fetch(this.url(request), this.init(request))
-      const text = await res.text()
+      const text = await readTextUpTo(res, MAX_ANSWER_BYTES, describeRequest(request))
       return {
         request,
         status: res.status,
@@ -69,6 +69,7 @@ export class ContractClient {
         durationMs: performance.now() - started,
       }
     } catch (error) {
+      if (error instanceof AnswerTooLargeError) throw error
       throw this.explain(error, request)
     }
   }
@@ -97,6 +98,42 @@ export class ContractClient {
       request,
     )
   }
+}
+
+/**
+ * The most of one answer the client reads: far beyond any page of the API (a page of 1,000 personas is about a
+ * megabyte), and far below what would exhaust the heap (reading a 300 MB page took 1.2 GB).
+ */
+export const MAX_ANSWER_BYTES = 64 * 2 ** 20
+
+/** An answer longer than {@link MAX_ANSWER_BYTES}: not read further. */
+export class AnswerTooLargeError extends Error {
+  override readonly name = 'AnswerTooLargeError'
+  constructor(readonly request: string) {
+    super(`The server answered ${request} with more than ${MAX_ANSWER_BYTES / 2 ** 20} MiB: not read further.`)
+  }
+}
+
+/** The body as text, read as it comes and given up past `max` bytes. */
+async function readTextUpTo(res: Response, max: number, request: string): Promise<string> {
+  if (Number(res.headers.get('content-length') ?? 0) > max) {
+    await res.body?.cancel()
+    throw new AnswerTooLargeError(request)
+  }
+  const decoder = new TextDecoder()
+  let text = ''
+  let bytes = 0
+  const reader = res.body?.getReader()
+  if (!reader) return ''
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    bytes += read.value.byteLength
+    if (bytes > max) {
+      await reader.cancel().catch(() => undefined)
+      throw new AnswerTooLargeError(request)
+    }
+    text += decoder.decode(read.value, { stream: true })
+  }
+  return text + decoder.decode()
 }
 
 /** Node's fetch hides the socket error in `cause` (sometimes in an AggregateError). */

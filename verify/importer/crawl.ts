@@ -32,10 +32,11 @@ export interface Budget {
 }
 
 /**
- * Reads a list page by page until its total is reached or a page is empty. Records are kept once by id: a record
- * added during the crawl shifts the later ones by one, and the page after shows one again. A short page (a server
- * that caps the limit lower) moves on by what it held. Stops when the budget is spent, and says so (`cut`).
- * @throws ImportError when an answer is not a page, ServerUnreachableError or RequestTimeoutError from the client.
+ * Reads a list page by page until its total is reached. Records are kept once by id: a record added during the
+ * crawl shifts the later ones by one, and the page after shows one again. A short page (a server that caps the
+ * limit lower) moves on by what it held. Stops when the budget is spent, and says so (`cut`).
+ * @throws ImportError when an answer is not a page, when a page adds no record (a server that ignores `offset`),
+ * when the pages end before the total; ServerUnreachableError or RequestTimeoutError from the client.
  */
 export async function readList(
   client: ContractClient,
@@ -56,6 +57,7 @@ export async function readList(
     if ('problem' in read) throw refusal(answer, token)
     total = read.page.total
     first ??= total
+    const before = records.length
     for (const record of read.page.results) {
       const id = typeof record['id'] === 'string' ? record['id'] : undefined
       if (id === undefined || seen.has(id) || budget.left <= 0) continue
@@ -64,8 +66,11 @@ export async function readList(
       budget.left -= 1
     }
     progress.update(source.label, records.length, total)
+    const empty = read.page.results.length === 0
+    if (!empty && records.length === before && budget.left > 0) throw repeating(answer, source, records.length)
     offset += read.page.results.length
-    if (read.page.results.length === 0 || offset >= total) return finish({ records, total, cut: false })
+    if (empty && records.length < total) throw shortOfTotal(answer, source, records.length, total)
+    if (empty || offset >= total) return finish({ records, total, cut: false })
   }
 
   function finish(result: ListRead): ListRead {
@@ -79,6 +84,25 @@ export async function readList(
     progress.finish(source.label, result.records.length, result.total, notes.join(''))
     return result
   }
+}
+
+/**
+ * A page that added no record: every one read already, or without an `id`. A server that ignores `offset` (or
+ * sends the same page whatever it is asked) would be crawled for ever, its total never reached.
+ */
+function repeating(answer: ApiAnswer, source: ListSource, read: number): ImportError {
+  return new ImportError(
+    `The server answered ${requestLine(answer.request)} with no ${source.label} not read already (or none with an ` +
+      `"id"), after ${read}: it does not page by offset, so the list cannot be read whole; nothing was written.`,
+  )
+}
+
+/** The pages ended before the total: what was read is not the list, and a file of it would be taken for one. */
+function shortOfTotal(answer: ApiAnswer, source: ListSource, read: number, total: number): ImportError {
+  return new ImportError(
+    `The server answered ${requestLine(answer.request)} with an empty page after ${read} ${source.label}, ` +
+      `though its total is ${total}: the list cannot be read whole; nothing was written.`,
+  )
 }
 
 /** One sentence for an answer that is not a page: the request (never the token), the status, its detail, a hint. */
