@@ -11,19 +11,10 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import type { RunningServer } from 'agent-console-mock/server'
-import { http, startTestServer } from '../support/server.js'
+import { bulkAdd, http, startTestServer, valuesOf } from '../support/server.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'acm-state-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
-
-const bulkAdd = (running: RunningServer, values: string[]) =>
-  http(running)(`/v1/demographics/${running.sessions.primary.fixtures.dimensions[0]!.id}/values/bulk`, {
-    method: 'POST',
-    token: running.sessions.primary.fixtures.tokens.super_admin,
-    json: { values: values.map((value) => ({ value })) },
-  })
-const valuesOf = (running: RunningServer) => new Set(running.sessions.primary.world.values.all().map((v) => v.value))
 
 /** The state file and its log as they are on disk now, copied as a kill would leave them (the server goes on). */
 function copyAsKilled(stateFile: string, name: string): string {

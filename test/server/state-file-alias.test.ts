@@ -7,19 +7,10 @@ import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import type { RunningServer } from 'agent-console-mock/server'
-import { http, startTestServer } from '../support/server.js'
+import { bulkAdd, startTestServer, valuesOf } from '../support/server.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'acm-state-alias-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
-
-const bulkAdd = (running: RunningServer, values: string[]) =>
-  http(running)(`/v1/demographics/${running.sessions.primary.fixtures.dimensions[0]!.id}/values/bulk`, {
-    method: 'POST',
-    token: running.sessions.primary.fixtures.tokens.super_admin,
-    json: { values: values.map((value) => ({ value })) },
-  })
-const valuesOf = (running: RunningServer) => new Set(running.sessions.primary.world.values.all().map((v) => v.value))
 
 it('refuses a second server on a link to the state file, before and after the file exists', async () => {
   const stateFile = join(folder, 'state.json')

@@ -33,3 +33,15 @@ export function http(running: RunningServer) {
     return readAnswer(await fetch(running.url + path, { redirect: 'manual', ...init, headers, body }))
   }
 }
+
+/** Adds values to the first dimension of the default world, as its super admin. */
+export const bulkAdd = (running: RunningServer, values: string[]) =>
+  http(running)(`/v1/demographics/${running.sessions.primary.fixtures.dimensions[0]!.id}/values/bulk`, {
+    method: 'POST',
+    token: running.sessions.primary.fixtures.tokens.super_admin,
+    json: { values: values.map((value) => ({ value })) },
+  })
+
+/** The values of the default world. */
+export const valuesOf = (running: RunningServer) =>
+  new Set(running.sessions.primary.world.values.all().map((value) => value.value))
