@@ -15,21 +15,22 @@ import { StateWriter } from './writer.js'
  */
 export class StatePersistence {
   /** The state file's real path: every spelling of it (a symbolic link, a relative path) shares one lock and one log. */
-  readonly path: string
+  readonly realPath: string
   readonly logPath: string
   #lock: StateLock | undefined
   #writer: StateWriter
   #closed = false
 
   constructor(
-    path: string,
+    /** The state file as it was named: what messages say. */
+    readonly path: string,
     private readonly instance: MockInstance,
     private readonly onError: (message: string, error: unknown) => void = (message, error) =>
       console.error(message, error),
   ) {
-    this.path = realFilePath(path)
-    this.logPath = `${this.path}.log`
-    this.#writer = new StateWriter(this.path, this.logPath, instance, onError)
+    this.realPath = realFilePath(path)
+    this.logPath = `${this.realPath}.log`
+    this.#writer = new StateWriter(this.realPath, this.logPath, instance, onError)
   }
 
   /** Changes that could not be written during this run: undone, and answered 503. */
@@ -53,14 +54,15 @@ export class StatePersistence {
    * @throws Error naming the file and what is wrong (or which process holds it); files left as they are
    */
   async load(): Promise<boolean> {
-    await checkWritable(this.path, this.logPath)
-    this.#lock = await StateLock.acquire(`${this.path}.lock`, this.path).catch((error: NodeJS.ErrnoException) => {
+    await checkWritable(this.realPath, this.logPath)
+    const lock = StateLock.acquire(`${this.realPath}.lock`, this.path, `${this.path}.lock`)
+    this.#lock = await lock.catch((error: NodeJS.ErrnoException) => {
       if (!error.code) throw error
       throw new Error(`${this.path} cannot be written: ${error.message}. ${writableAdvice(error.code)}`)
     })
     try {
-      await removeStaleTemporaries(this.path)
-      const loaded = await loadState(this.path, this.logPath, this.instance)
+      await removeStaleTemporaries(this.realPath)
+      const loaded = await loadState(this.realPath, this.logPath, this.instance)
       if (loaded.torn) this.onError(`${this.logPath}: dropped ${loaded.torn} line(s) of a write cut short`, '')
       await this.#writer.start(loaded.snapshot, loaded.log, !!loaded.snapshot && loaded.replayed + loaded.torn > 0)
       watchChanges(this.instance, (change) => this.#closed || this.#writer.changed(change))

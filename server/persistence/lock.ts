@@ -36,7 +36,7 @@ export class StateLock {
    * @throws Error saying which process holds the lock, when one does
    * @example const lock = await StateLock.acquire('state.json.lock'); ...; await lock.release()
    */
-  static async acquire(path: string, stateFile: string): Promise<StateLock> {
+  static async acquire(path: string, stateFile: string, shown: string = path): Promise<StateLock> {
     const mine = JSON.stringify({ pid: process.pid, start: startOf(process.pid), host: hostname() } satisfies Holder)
     const temporary = `${path}.${process.pid}.tmp`
     try {
@@ -53,11 +53,11 @@ export class StateLock {
         if (text === undefined) continue // released meanwhile
         const holder = parseHolder(text)
         if (!holder)
-          throw new Error(`${path} is not a lock of agent-console-mock: remove it if no server uses ${stateFile}.`)
-        if (isAlive(holder, path)) throw new Error(inUse(stateFile, path, holder))
+          throw new Error(`${shown} is not a lock of agent-console-mock: remove it if no server uses ${stateFile}.`)
+        if (isAlive(holder, path)) throw new Error(inUse(stateFile, shown, holder))
         await takeOver(path, text)
       }
-      throw new Error(`${path} changed hands again and again: another server is starting on ${stateFile}.`)
+      throw new Error(`${shown} changed hands again and again: another server is starting on ${stateFile}.`)
     } finally {
       await rm(temporary, { force: true })
     }

@@ -33,8 +33,18 @@ interface Target {
   team: string
 }
 const superAdmin = (team: string) => ({ sub: 'user-1', team_id: team, is_super_admin: true, exp: FAR_FUTURE })
-const status = async ({ url, team }: Target, token: string) =>
-  (await rawRequest(url, 'GET', `/v1/personas/?team_id=${team}&limit=1`, { authorization: `Bearer ${token}` })).status
+/**
+ * The status a target answers a token with; 0 when it closed the connection instead. A server that refuses a head
+ * while the client is still sending it may reset the connection before the refusal is read: not taken either way.
+ */
+const status = ({ url, team }: Target, token: string) =>
+  rawRequest(url, 'GET', `/v1/personas/?team_id=${team}&limit=1`, { authorization: `Bearer ${token}` }).then(
+    (answer) => answer.status,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return 0
+      throw error
+    },
+  )
 
 let mock: RunningServer
 let mockTarget: Target
