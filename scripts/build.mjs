@@ -39,7 +39,8 @@ export function sourceFiles() {
       else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(relative(root, full))
     }
   }
-  for (const path of config.include.map(at)) visit(path)
+  // `dir/**/*` (a glob TypeScript needs where the project's path holds a dot folder) is the folder itself here.
+  for (const path of config.include.map((path) => at(path.replace(/\/\*\*\/\*$/, '')))) visit(path)
   return files.sort()
 }
 
