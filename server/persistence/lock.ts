@@ -1,6 +1,6 @@
+/// <reference path="./fs-native-extensions.d.ts" />
 import { type FileHandle, open } from 'node:fs/promises'
 import { hostname } from 'node:os'
-import { tryLock } from 'fs-native-extensions'
 
 /** What a lock file says: who took it last. For messages only: the lock itself is the kernel's. */
 interface Holder {
@@ -26,6 +26,7 @@ export class StateLock {
    * @example const lock = await StateLock.acquire('state.json.lock', 'state.json'); ...; await lock.release()
    */
   static async acquire(path: string, stateFile: string, shown: string = path): Promise<StateLock> {
+    const { tryLock } = await kernelLocks(stateFile)
     const handle = await open(path, 'a+')
     let locked = false
     try {
@@ -47,6 +48,21 @@ export class StateLock {
   async release(): Promise<void> {
     await this.handle.truncate(0).catch(() => undefined)
     await this.handle.close()
+  }
+}
+
+/**
+ * The native addon, loaded by the first state file only (a server without one runs where it has no
+ * build: it ships Linux glibc, macOS and Windows builds).
+ */
+async function kernelLocks(stateFile: string): Promise<typeof import('fs-native-extensions')> {
+  try {
+    return await import('fs-native-extensions')
+  } catch (error) {
+    throw new Error(
+      `${stateFile} cannot be locked: fs-native-extensions, which takes the lock, does not load here ` +
+        `(${(error as Error).message.split('\n')[0]}). Run without --state-file, or on Linux with glibc, macOS or Windows.`,
+    )
   }
 }
 
