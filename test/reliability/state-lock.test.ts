@@ -82,7 +82,7 @@ it('refuses a second server on the same state file, naming the process that hold
   const values = await storedValues(third.url)
   expect(await third.stop()).toBe(0)
   expect(values.has('after the refusal'), 'once the first stopped, the file is free, and whole').toBe(true)
-})
+}, 120_000)
 
 it('refuses a second server in the same process, however the path is spelled', async () => {
   const stateFile = join(folder, 'in-process.json')
@@ -117,7 +117,7 @@ it.runIf(process.platform === 'linux')(
       killed.parent.kill('SIGKILL') // its zombie child goes to init, which reaps it
     }
   },
-  60_000,
+  120_000,
 )
 
 it('starts right after a kill -9 whose lock names another host (a container recreated on the volume)', async () => {
@@ -131,7 +131,7 @@ it('starts right after a kill -9 whose lock names another host (a container recr
   expect(holderOf(stateFile).pid, 'the lock names its new holder').toBe(restarted.child.pid)
   expect(await restarted.stop()).toBe(0)
   expect(['h1', 'h2'].filter((value) => !values.has(value))).toEqual([])
-})
+}, 120_000)
 
 it('takes a lock file nobody holds, whatever it says', async () => {
   for (const [name, content] of [
