@@ -58,13 +58,36 @@ export function endToEnd(rawHeaders: readonly string[]): string[] {
   return kept
 }
 
+/** How long the target has: to accept the connection, then to send its whole answer once connected. */
+export interface ForwardTimeouts {
+  /** @default 10,000 ms */
+  connectTimeoutMs: number
+  /** From the connection to the answer's last byte. @default 60,000 ms */
+  answerTimeoutMs: number
+}
+
+export const DEFAULT_FORWARD_TIMEOUTS: ForwardTimeouts = { connectTimeoutMs: 10_000, answerTimeoutMs: 60_000 }
+
+/** The target took longer than a {@link ForwardTimeouts} bound: the proxy answers 504 with this message. */
+export class TargetTimeout extends Error {}
+
+/** The client went away before the answer came: the request to the target was aborted. */
+export class ClientGone extends Error {}
+
 /**
  * Sends the request to the target with node:http(s) rather than fetch: fetch would decode a compressed
  * answer (and keep its `content-encoding`) and refuse some headers, and the proxy must hand the bytes on as
- * they came. Redirects are not followed: the client gets the 307 as the server wrote it.
- * @throws the connection's error when the target cannot be reached
+ * they came. Redirects are not followed: the client gets the 307 as the server wrote it. The outgoing request
+ * is destroyed (its socket closed) when a timeout passes or `signal` aborts, so nothing is left open towards
+ * the target for a request nobody waits for.
+ * @throws TargetTimeout past a timeout, ClientGone when `signal` aborts, or the connection's error
  */
-export function forward(targetOrigin: URL, outgoing: Outgoing): Promise<Incoming> {
+export function forward(
+  targetOrigin: URL,
+  outgoing: Outgoing,
+  timeouts: ForwardTimeouts = DEFAULT_FORWARD_TIMEOUTS,
+  signal?: AbortSignal,
+): Promise<Incoming> {
   const url = targetUrl(targetOrigin, outgoing.target)
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   const headers = endToEnd(outgoing.rawHeaders)
@@ -75,18 +98,44 @@ export function forward(targetOrigin: URL, outgoing: Outgoing): Promise<Incoming
     const request = send(url, { method: outgoing.method, headers }, (response) => {
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('error', reject)
-      response.on('end', () =>
+      response.on('error', fail)
+      response.on('end', () => {
+        settle()
         resolve({
           status: response.statusCode ?? 502,
           statusMessage: response.statusMessage ?? '',
           rawHeaders: response.rawHeaders,
           headers: response.headers,
           body: Buffer.concat(chunks),
-        }),
-      )
+        })
+      })
     })
-    request.on('error', reject)
+    let timer = setTimeout(
+      () => fail(new TargetTimeout(`could not connect to ${url.origin} within ${timeouts.connectTimeoutMs} ms`)),
+      timeouts.connectTimeoutMs,
+    )
+    const gone = () => fail(new ClientGone('the client went away'))
+    function settle() {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', gone)
+    }
+    function fail(error: Error) {
+      settle()
+      reject(error)
+      request.destroy()
+    }
+    const connected = () => {
+      clearTimeout(timer)
+      timer = setTimeout(
+        () => fail(new TargetTimeout(`${url.origin} did not answer within ${timeouts.answerTimeoutMs} ms`)),
+        timeouts.answerTimeoutMs,
+      )
+    }
+    // A socket kept alive from an earlier request is connected already.
+    request.on('socket', (socket) => (socket.connecting ? socket.once('connect', connected) : connected()))
+    request.on('error', fail)
+    if (signal?.aborted) return gone()
+    signal?.addEventListener('abort', gone, { once: true })
     request.end(outgoing.body)
   })
 }

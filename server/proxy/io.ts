@@ -30,6 +30,7 @@ export function writeIncoming(
   violations: string | undefined,
   method: string | undefined,
 ): void {
+  if (res.destroyed) return
   const headers = endToEnd(incoming.rawHeaders)
   const length = incoming.headers['content-length']
   const bodiless = method === 'HEAD' || incoming.status === 204 || incoming.status === 304
@@ -53,19 +54,24 @@ function exposeViolations(headers: string[]): void {
 }
 
 /** A target that cannot be reached answers 502, saying so: the client sees which side failed. */
-export function unreachable(target: URL, error: Error): Incoming {
-  const body = Buffer.from(
-    JSON.stringify({ detail: `The proxy could not reach the target ${target.origin}: ${error.message}` }),
+export const unreachable = (target: URL, error: Error): Incoming =>
+  proxyAnswer(502, 'Bad Gateway', `The proxy could not reach the target ${target.origin}: ${error.message}`)
+
+/** A target too slow answers 504, naming the bound and the option that sets it. */
+export const timedOut = (error: Error): Incoming =>
+  proxyAnswer(
+    504,
+    'Gateway Timeout',
+    `The target took too long: ${error.message} (--connect-timeout and --answer-timeout set the bounds).`,
   )
+
+/** A request whose client went away: nothing is sent, the journal keeps it as 499 (nginx's "client closed"). */
+export const clientGone = (): Incoming => proxyAnswer(499, 'Client Closed Request', 'The client went away.')
+
+function proxyAnswer(status: number, statusMessage: string, detail: string): Incoming {
+  const body = Buffer.from(JSON.stringify({ detail }))
   const rawHeaders = ['content-type', 'application/json', 'content-length', String(body.byteLength)]
-  return {
-    status: 502,
-    statusMessage: 'Bad Gateway',
-    rawHeaders,
-    headers: { 'content-type': 'application/json' },
-    fromProxy: true,
-    body,
-  }
+  return { status, statusMessage, rawHeaders, headers: { 'content-type': 'application/json' }, fromProxy: true, body }
 }
 
 export function headersOf(raw: readonly string[]): Headers {
