@@ -5,36 +5,19 @@
  */
 import { createHash } from 'node:crypto'
 import { once } from 'node:events'
-import { createServer as createHttpServer, request, type Server } from 'node:http'
-import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net'
+import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { startProxy, type RunningProxy } from 'agent-console-mock/server'
+import { type SilentTarget, startSilentTarget } from '../support/silent-target.js'
 
 /** A journal entry as `GET /__mock/requests` lists it (the fields read here). */
 type JournalEntry = { method: string; path: string; query: string; status: number }
 
-/** A target that accepts connections and never answers, counting those still open. */
-let silent: NetServer
-const open = new Set<Socket>()
-let silentUrl: string
-
-beforeAll(async () => {
-  silent = createNetServer((socket) => {
-    open.add(socket)
-    // Read, so that the client's leaving (its FIN) is seen; the target never answers.
-    socket.resume()
-    socket.on('close', () => open.delete(socket))
-    socket.on('error', () => {})
-  }).listen(0, '127.0.0.1')
-  await once(silent, 'listening')
-  silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
-})
-afterAll(() => {
-  for (const socket of open) socket.destroy()
-  silent?.close()
-})
+let silent: SilentTarget
+beforeAll(async () => void (silent = await startSilentTarget()))
+afterAll(() => silent?.close())
 
 const journalOf = async (proxy: RunningProxy) =>
   ((await (await fetch(`${proxy.url}/__mock/requests`)).json()) as { requests: JournalEntry[] }).requests
@@ -45,16 +28,16 @@ const violationsOf = async (proxy: RunningProxy) =>
 const PATIENT = { connectTimeoutMs: 600_000, answerTimeoutMs: 600_000 }
 
 it('closes its connection to the target when the client gives up', async () => {
-  const proxy = await startProxy({ target: silentUrl, port: 0, timeouts: PATIENT })
+  const proxy = await startProxy({ target: silent.url, port: 0, timeouts: PATIENT })
   try {
     const clients = Array.from({ length: 20 }, () => new AbortController())
     const answers = clients.map((client) =>
       fetch(`${proxy.url}/v1/personas/`, { signal: client.signal }).catch((error: Error) => error.name),
     )
-    await vi.waitFor(() => expect(open.size).toBe(20), { timeout: 20_000, interval: 20 })
+    await vi.waitFor(() => expect(silent.open()).toBe(20), { timeout: 20_000, interval: 20 })
     for (const client of clients) client.abort()
     expect(new Set(await Promise.all(answers))).toEqual(new Set(['AbortError']))
-    await vi.waitFor(() => expect(open.size, 'connections left open to the target').toBe(0), {
+    await vi.waitFor(() => expect(silent.open(), 'connections left open to the target').toBe(0), {
       timeout: 20_000,
       interval: 20,
     })
@@ -65,14 +48,14 @@ it('closes its connection to the target when the client gives up', async () => {
 }, 60_000)
 
 it('answers 504 when the target does not answer in time, and closes its connection', async () => {
-  const proxy = await startProxy({ target: silentUrl, port: 0, timeouts: { answerTimeoutMs: 300 } })
+  const proxy = await startProxy({ target: silent.url, port: 0, timeouts: { answerTimeoutMs: 300 } })
   try {
     const answer = await fetch(`${proxy.url}/v1/personas/?limit=1`)
     expect(answer.status).toBe(504)
     expect(await answer.json()).toEqual({
-      detail: `The target took too long: ${silentUrl} did not answer within 300 ms (--connect-timeout and --answer-timeout set the bounds).`,
+      detail: `The target took too long: ${silent.url} did not answer within 300 ms (--connect-timeout and --answer-timeout set the bounds).`,
     })
-    await vi.waitFor(() => expect(open.size).toBe(0), { timeout: 20_000, interval: 20 })
+    await vi.waitFor(() => expect(silent.open()).toBe(0), { timeout: 20_000, interval: 20 })
     expect(await journalOf(proxy)).toMatchObject([
       { method: 'GET', path: '/v1/personas/', query: 'limit=1', status: 504 },
     ])
@@ -92,7 +75,7 @@ const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 let bomber: Server
 let bombing: RunningProxy
 beforeAll(async () => {
-  bomber = createHttpServer((req, res) => {
+  bomber = createServer((req, res) => {
     if (req.url === '/fine') return void res.end('fine')
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB)
   }).listen(0, '127.0.0.1')
