@@ -44,8 +44,11 @@ const HOP_BY_HOP = new Set([
   'content-length',
 ])
 
-/** Raw headers without the hop-by-hop ones, nor those the `Connection` header names. */
-export function endToEnd(rawHeaders: readonly string[]): string[] {
+/**
+ * Raw headers without the hop-by-hop ones, nor those the `Connection` header names; `content-length` is kept
+ * in its place with `keepLength` (an answer handed on), else left out (a request, whose length is written again).
+ */
+export function endToEnd(rawHeaders: readonly string[], keepLength = false): string[] {
   const named = new Set<string>()
   for (let i = 0; i < rawHeaders.length; i += 2)
     if (rawHeaders[i]!.toLowerCase() === 'connection')
@@ -53,7 +56,8 @@ export function endToEnd(rawHeaders: readonly string[]): string[] {
   const kept: string[] = []
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!.toLowerCase()
-    if (!HOP_BY_HOP.has(name) && !named.has(name)) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!)
+    const dropped = (HOP_BY_HOP.has(name) && !(keepLength && name === 'content-length')) || named.has(name)
+    if (!dropped) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!)
   }
   return kept
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { httpError } from '../../fastapi/http/responses.js'
 import { send } from '../middleware.js'
 import { endToEnd, type Incoming } from './forward.js'
-import { VIOLATIONS_HEADER } from './judge.js'
+import { headerOf, VIOLATIONS_HEADER } from './judge.js'
 
 /** A request body past the proxy's limit. */
 export class TooLarge extends Error {}
@@ -31,11 +31,11 @@ export function writeIncoming(
   method: string | undefined,
 ): void {
   if (res.destroyed) return
-  const headers = endToEnd(incoming.rawHeaders)
-  const length = incoming.headers['content-length']
+  // In the target's order and spelling, its content-length in its place; one written only where it sent none.
+  const headers = endToEnd(incoming.rawHeaders, true)
   const bodiless = method === 'HEAD' || incoming.status === 204 || incoming.status === 304
-  if (length !== undefined) headers.push('content-length', length)
-  else if (!bodiless) headers.push('content-length', String(incoming.body.byteLength))
+  if (headerOf(incoming.rawHeaders, 'content-length') === undefined && !bodiless)
+    headers.push('content-length', String(incoming.body.byteLength))
   if (violations !== undefined) {
     headers.push(VIOLATIONS_HEADER, violations)
     if (incoming.headers['access-control-allow-origin'] !== undefined) exposeViolations(headers)
