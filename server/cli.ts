@@ -132,6 +132,7 @@ addTimeoutOptions(program)
         stateFileConflict: running.stateFileConflict,
       }),
     )
+    for (const { prefix, target } of settings.forward) console.log(`forwarded: ${prefix} -> ${target.origin}`)
     process.once('SIGINT', () => void stop(running, 'SIGINT'))
     process.once('SIGTERM', () => void stop(running, 'SIGTERM'))
   })
