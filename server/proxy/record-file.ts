@@ -18,7 +18,7 @@ export class ContractFile {
 
   /**
    * @param text the contract's text as it is now
-   * @param onError hears a write that failed (the next one tries again; {@link close} throws the last failure)
+   * @param onError hears a write made on its own that failed (the next one tries again; {@link close} throws)
    */
   constructor(
     readonly path: string,
@@ -32,7 +32,7 @@ export class ContractFile {
     const wait = Math.max(0, this.#lastWrite + RECORD_INTERVAL_MS - Date.now())
     this.#timer = setTimeout(() => {
       this.#timer = undefined
-      void this.write()
+      void this.write().then(() => this.#failure && this.onError(this.#failure))
     }, wait)
     // A pending write does not keep the process alive: close() writes what is left.
     this.#timer.unref()
@@ -51,7 +51,6 @@ export class ContractFile {
         this.#failure = undefined
       } catch (error) {
         this.#failure = new Error(`cannot write the recorded contract to ${this.path}: ${(error as Error).message}`)
-        this.onError(this.#failure)
       }
     })
     return this.#writing
