@@ -1,40 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { isUnder, type ForwardRoute } from '../core/forward-routes.js'
 import type { MockInstance } from '../core/instance/instance.js'
 import type { SessionTransport } from '../core/instance/sessions.js'
 import { DEFAULT_FORWARD_TIMEOUTS, endToEnd, type ForwardTimeouts } from './proxy/forward.js'
 import { headersOf, writeIncoming } from './proxy/io.js'
 import { relay, relayedRecord } from './proxy/relay.js'
 
-/** Path prefixes forwarded to a real server, e.g. `{ '/v1/agents': 'http://127.0.0.1:8000' }`. */
-export type ForwardOptions = Readonly<Record<string, string>>
-
-/** One forwarded prefix, checked. */
-export interface ForwardRoute {
-  prefix: string
-  target: URL
-}
-
-/**
- * The routes of `forward`, longest prefix first (the most specific wins).
- * @throws Error naming the prefix or URL that cannot be used, and what to write instead
- */
-export function forwardRoutes(forward: ForwardOptions = {}): ForwardRoute[] {
-  return Object.entries(forward)
-    .map(([prefix, target]) => {
-      if (!prefix.startsWith('/'))
-        throw new Error(`forward: the path prefix "${prefix}" must start with "/", e.g. /v1/agents=${target}`)
-      if (!URL.canParse(target) || !/^https?:$/.test(new URL(target).protocol))
-        throw new Error(`forward: "${target}" (for ${prefix}) must be an http:// or https:// URL`)
-      return { prefix: prefix.replace(/\/+$/, '') || '/', target: new URL(target) }
-    })
-    .sort((a, b) => b.prefix.length - a.prefix.length)
-}
-
 /**
  * `--forward <prefix>=<url>` as the CLI reads it, into {@link ForwardOptions}.
  * @throws Error for a value without `=`
  */
-export function parseForward(values: readonly string[]): ForwardOptions {
+export function parseForward(values: readonly string[]): Record<string, string> {
   const routes: Record<string, string> = {}
   for (const value of values) {
     const at = value.indexOf('=')
@@ -44,10 +20,6 @@ export function parseForward(values: readonly string[]): ForwardOptions {
   }
   return routes
 }
-
-/** Whether `path` is under `prefix` at a segment boundary: `/v1/agents` covers `/v1/agents/1`, not `/v1/agentsX`. */
-export const isUnder = (path: string, prefix: string): boolean =>
-  prefix === '/' || path === prefix || path.startsWith(`${prefix}/`)
 
 export interface ForwardingSettings {
   timeouts?: Partial<ForwardTimeouts>

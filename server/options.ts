@@ -1,7 +1,7 @@
 import type { InstanceOptions } from '../core/instance/instance.js'
 import type { Scenario } from '../core/scenarios/index.js'
 import type { ProfileOptions } from '../model/profile.js'
-import type { ForwardOptions } from './forwarding.js'
+import type { ForwardOptions } from '../core/forward-routes.js'
 import type { Logger } from './logger.js'
 import type { ForwardTimeouts } from './proxy/forward.js'
 

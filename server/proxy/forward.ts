@@ -1,5 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { DEFAULT_FORWARD_TIMEOUTS, type ForwardTimeouts } from '../../core/forward-routes.js'
+
+export { DEFAULT_FORWARD_TIMEOUTS, type ForwardTimeouts }
 
 /** What the proxy sends on: the client's request as it came, for the target's origin. */
 export interface Outgoing {
@@ -61,16 +64,6 @@ export function endToEnd(rawHeaders: readonly string[], keepLength = false): str
   }
   return kept
 }
-
-/** How long the target has: to accept the connection, then to send its whole answer once connected. */
-export interface ForwardTimeouts {
-  /** @default 10,000 ms */
-  connectTimeoutMs: number
-  /** From the connection to the answer's last byte. @default 60,000 ms */
-  answerTimeoutMs: number
-}
-
-export const DEFAULT_FORWARD_TIMEOUTS: ForwardTimeouts = { connectTimeoutMs: 10_000, answerTimeoutMs: 60_000 }
 
 /** The target took longer than a {@link ForwardTimeouts} bound: the proxy answers 504 with this message. */
 export class TargetTimeout extends Error {}
