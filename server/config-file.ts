@@ -1,5 +1,5 @@
 import { rm, writeFile, readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import nodeModule, { createRequire } from 'node:module'
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { defineScenario, type Scenario } from '../core/scenarios/index.js'
@@ -11,8 +11,8 @@ export interface MockConfig {
 
 /**
  * Loads a `--config` file: JavaScript (`.js`, `.mjs`, `.cjs`) is imported as it is; TypeScript
- * (`.ts`, `.mts`, `.cts`) is compiled first with the `typescript` package the project has (a
- * single-file transform, type-stripping only: no type check), then imported from a temporary
+ * (`.ts`, `.mts`, `.cts`) is compiled first, types stripped and not checked (the project's
+ * `typescript`, else Node's own stripper), then imported from a temporary
  * `.mjs` file beside it, so its imports resolve as the file's own would.
  * @throws Error saying what is wrong with the file
  * @example const { scenarios } = await loadConfig('mock.config.ts')
@@ -45,10 +45,43 @@ async function importModule(path: string, shown = path): Promise<ConfigModule> {
 }
 
 async function importTypeScript(path: string): Promise<ConfigModule> {
-  const typescript = loadTypeScript(path)
   const source = await readFile(path, 'utf8').catch((error: Error) => {
     throw new Error(`cannot read ${path}: ${error.message}`)
   })
+  const compiled = join(dirname(path), `.${basename(path, extname(path))}.${process.pid}.${Date.now()}.mjs`)
+  await writeFile(compiled, stripTypes(source, path))
+  try {
+    return await importModule(compiled, path)
+  } finally {
+    await rm(compiled, { force: true })
+  }
+}
+
+/**
+ * The file's JavaScript: compiled by the project's `typescript` where it has a JavaScript API
+ * (5 and earlier; 7 is a native compiler whose package exports none), else by Node's own type
+ * stripper (Node 22.13 and later).
+ */
+function stripTypes(source: string, path: string): string {
+  const typescript = loadTypeScript(path)
+  if (typeof typescript?.transpileModule === 'function') return transpile(typescript, source, path)
+  const nodeStripper = (nodeModule as { stripTypeScriptTypes?: (code: string) => string }).stripTypeScriptTypes
+  if (nodeStripper) {
+    try {
+      return nodeStripper(source)
+    } catch (error) {
+      throw new Error(`${path}: ${(error as Error).message}`)
+    }
+  }
+  const found = typescript
+    ? `the typescript package found (${typescript.version}) has no JavaScript API`
+    : 'no typescript package was found'
+  throw new Error(
+    `${path} is TypeScript, and ${found}: install typescript 5 beside it (npm install --save-dev typescript@5), use Node 22.13 or later, or write the config as .mjs`,
+  )
+}
+
+function transpile(typescript: TypeScript, source: string, path: string): string {
   const { outputText, diagnostics = [] } = typescript.transpileModule(source, {
     fileName: path,
     reportDiagnostics: true,
@@ -58,13 +91,7 @@ async function importTypeScript(path: string): Promise<ConfigModule> {
   // with a message about that copy's text.
   const syntax = diagnostics.find((diagnostic) => diagnostic.category === typescript.DiagnosticCategory.Error)
   if (syntax) throw new Error(syntaxError(typescript, syntax, path))
-  const compiled = join(dirname(path), `.${basename(path, extname(path))}.${process.pid}.${Date.now()}.mjs`)
-  await writeFile(compiled, outputText)
-  try {
-    return await importModule(compiled, path)
-  } finally {
-    await rm(compiled, { force: true })
-  }
+  return outputText
 }
 
 type TypeScript = typeof import('typescript')
@@ -78,13 +105,11 @@ function syntaxError(typescript: TypeScript, diagnostic: import('typescript').Di
 }
 
 /** The project's `typescript` (resolved from the config file), else this package's own, if any. */
-function loadTypeScript(path: string): TypeScript {
+function loadTypeScript(path: string): TypeScript | undefined {
   for (const from of [path, import.meta.url]) {
     try {
       return createRequire(from)('typescript') as TypeScript
     } catch {}
   }
-  throw new Error(
-    `${path} is TypeScript, which needs the typescript package to load (npm install --save-dev typescript), or write it as .mjs`,
-  )
+  return undefined
 }

@@ -5,6 +5,7 @@
  * node_modules).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import nodeModule from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
@@ -148,6 +149,45 @@ it(
       expect(readdirSync(project).filter((name) => name.endsWith('.mjs') && name.startsWith('.'))).toEqual([])
     } finally {
       expect(await server.stop()).toBe(0)
+    }
+  },
+  CLI_TEST_TIMEOUT_MS,
+)
+
+it(
+  '--config .ts beside typescript 7 (no JavaScript API): Node strips the types, or the start says what to install',
+  async () => {
+    // typescript 7's package is a native compiler that exports its version and nothing to compile with.
+    const app = mkdtempSync(join(tmpdir(), 'acm-cli-ts7-'))
+    try {
+      mkdirSync(join(app, 'node_modules', 'typescript'), { recursive: true })
+      symlinkSync(resolve(import.meta.dirname, '../..'), join(app, 'node_modules', 'agent-console-mock'), 'dir')
+      writeFileSync(
+        join(app, 'node_modules', 'typescript', 'package.json'),
+        JSON.stringify({ name: 'typescript', version: '7.0.2', main: 'index.js' }),
+      )
+      writeFileSync(join(app, 'node_modules', 'typescript', 'index.js'), "module.exports = { version: '7.0.2' }\n")
+      const config = join(app, 'mock.config.ts')
+      writeFileSync(
+        config,
+        `import { defineScenario, type Scenario } from 'agent-console-mock'\nexport const scenarios: Scenario[] = [${ONE_PRESET}]\n`,
+      )
+      if (typeof (nodeModule as { stripTypeScriptTypes?: unknown }).stripTypeScriptTypes === 'function') {
+        const server = await startCli(['--port', '0', '--quiet', '--config', config])
+        try {
+          const { scenarios } = await get<{ scenarios: Array<{ name: string }> }>(server, '/__mock/scenarios')
+          expect(scenarios.map((scenario) => scenario.name)).toContain('one-preset')
+        } finally {
+          expect(await server.stop()).toBe(0)
+        }
+      } else {
+        const refused = await runCli(['--port', '0', '--config', config])
+        expect(refused.code).toBe(1)
+        expect(refused.output).toContain('the typescript package found (7.0.2) has no JavaScript API')
+        expect(refused.output).toContain('npm install --save-dev typescript@5')
+      }
+    } finally {
+      rmSync(app, { recursive: true, force: true })
     }
   },
   CLI_TEST_TIMEOUT_MS,
