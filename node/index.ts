@@ -4,6 +4,8 @@ import { createHandlers } from '../handlers/index.js'
 import { MockHandle, seedInstance, type MockOptions } from '../core/instance/handle.js'
 import type { MockInstance } from '../core/instance/instance.js'
 import { listen, type UnhandledRequestStrategy } from './msw-adapter.js'
+import { loadOpenApi, type OpenApiSource } from './openapi-source.js'
+import type { ServedDocument } from '../fastapi/served/document.js'
 
 export interface MockServerOptions extends MockOptions {
   /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
@@ -12,6 +14,11 @@ export interface MockServerOptions extends MockOptions {
   maxBodyBytes?: number
   /** What a request no handler answers does (another origin). @default 'error' */
   onUnhandledRequest?: UnhandledRequestStrategy
+  /**
+   * A team's own OpenAPI document (a file's path, a URL, or the parsed JSON): the operations of it the mock does
+   * not implement are answered from it (docs/openapi.md).
+   */
+  openapi?: OpenApiSource
 }
 
 /** Whether a mock server of this module intercepts fetch right now (only one may). */
@@ -28,7 +35,7 @@ export class MockServer extends MockHandle {
   readonly server: SetupServer
 
   /** @internal use `createMockServer()` */
-  constructor(instance: MockInstance, options: MockServerOptions) {
+  constructor(instance: MockInstance, options: MockServerOptions & { openapi?: ServedDocument }) {
     super(instance, options)
     this.baseUrl = new URL(options.baseUrl ?? 'http://localhost').origin
     const { profile, jwtSecret, baseUrl } = this
@@ -41,6 +48,7 @@ export class MockServer extends MockHandle {
         claim: 'all',
         maxBodyBytes: options.maxBodyBytes,
         scenarios: options.scenarios,
+        openapi: options.openapi,
       }),
     )
   }
@@ -88,7 +96,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         'Call close() on it before creating a new one (msw patches the global fetch once per process).',
     )
   }
-  const mock = new MockServer(await seedInstance(options), options)
+  const openapi = options.openapi === undefined ? undefined : await loadOpenApi(options.openapi)
+  const mock = new MockServer(await seedInstance(options), { ...options, openapi })
   listen(mock.server, options.onUnhandledRequest ?? 'error')
   listening = true
   return mock

@@ -17,6 +17,7 @@ import { registerProxyCommand } from './proxy/command.js'
 import type { ServerOptions } from './options.js'
 import { DEFAULT_HOST, DEFAULT_PORT, resolveServerSettings } from './settings.js'
 import { startServerWith, type RunningServer } from './start.js'
+import { loadOpenApi } from '../node/openapi-source.js'
 
 const integer = (name: string, min: number, max: number) => (text: string) => {
   const value = Number(text)
@@ -99,6 +100,7 @@ const program = new Command('agent-console-mock')
     '--scenario <names...>',
     'scenarios the default world and every new session start with, in order (GET /__mock/scenarios lists them)',
   )
+  .option('--openapi <file or URL>', "serve a team's OpenAPI document beside the API (see docs/openapi.md)")
   .option('--config <file>', 'a JS or TS file exporting scenarios: [defineScenario({ name, description, apply })]')
   .option('-q, --quiet', 'log errors only, not every request')
   .addHelpText(
@@ -159,6 +161,7 @@ async function serverOptions(options: OptionValues): Promise<ServerOptions> {
     logger: options.quiet ? quietLogger() : consoleLogger,
     scenario: options.scenario,
     scenarios: config?.scenarios,
+    openapi: options.openapi ? await loadOpenApi(options.openapi) : undefined,
   }
 }
 

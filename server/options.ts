@@ -31,6 +31,11 @@ export interface AppOptions extends InstanceOptions {
   scenario?: string | readonly string[]
   /** Scenarios of your own (`defineScenario`, `--config`), beside the built-in ones. */
   scenarios?: readonly Scenario[]
+  /**
+   * A team's own OpenAPI document, parsed (`--openapi` reads a file or URL): the operations of it the mock does
+   * not implement are answered from it (docs/openapi.md).
+   */
+  openapi?: object
 }
 
 /** What `startServer` is given: an app's options, where to listen, and the state file to keep. */

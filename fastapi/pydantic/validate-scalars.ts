@@ -37,6 +37,31 @@ export function validateInt(schema: Schema, input: PyValue, loc: Loc): Outcome {
   return ok(parsed.value)
 }
 
+/**
+ * A `float` in lax mode: numbers and bools as they are, a string as Rust parses it once stripped. pydantic takes
+ * NaN and infinities, which FastAPI could not write back: the mock refuses them (`finite_number`).
+ */
+export function validateFloat(schema: Schema, input: PyValue, loc: Loc): Outcome {
+  const value = floatOf(input)
+  if (value === undefined)
+    return fail(pydanticError(typeof input === 'string' ? 'float_parsing' : 'float_type', loc, input))
+  if (!Number.isFinite(value)) return fail(pydanticError('finite_number', loc, input))
+  const { ge, le } = intBounds(schema._zod.def as Def)
+  if (ge !== undefined && value < ge) return fail(pydanticError('greater_than_equal', loc, input, { ge }))
+  if (le !== undefined && value > le) return fail(pydanticError('less_than_equal', loc, input, { le }))
+  return ok(new PyFloat(value))
+}
+
+function floatOf(input: PyValue): number | undefined {
+  if (typeof input === 'number' || typeof input === 'bigint') return Number(input)
+  if (typeof input === 'boolean') return input ? 1 : 0
+  if (input instanceof PyFloat) return input.value
+  if (typeof input !== 'string') return undefined
+  const text = input.trim()
+  if (/^[+-]?(inf|infinity|nan)$/i.test(text)) return Number.NaN
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : undefined
+}
+
 /** pydantic-core `validate_bool` in lax mode. */
 export function validateBool(input: PyValue, loc: Loc): Outcome {
   if (typeof input === 'boolean') return ok(input)
@@ -66,8 +91,11 @@ export function validateEnum(def: Def, input: PyValue, loc: Loc): Outcome {
  * A list, item by item. As in pydantic-core, the length limit is checked as items are
  * counted, and going past it replaces every item error with the one `too_long` error.
  */
-type CheckDef = { check: string; maximum?: number; value?: number; inclusive?: boolean }
+type CheckDef = { check: string; minimum?: number; maximum?: number; value?: number; inclusive?: boolean }
 const checksOf = (def: Def) => ((def.checks ?? []) as Array<{ _zod: { def: CheckDef } }>).map((check) => check._zod.def)
+
+export const minLengthCheck = (def: Def): number | undefined =>
+  checksOf(def).find((check) => check.check === 'min_length')?.minimum
 
 export const maxLengthCheck = (def: Def): number | undefined =>
   checksOf(def).find((check) => check.check === 'max_length')?.maximum
