@@ -50,6 +50,18 @@ describe('--openapi <file>', () => {
     await agentRoundTrip(send, await tokenOf(servers[0]!))
   })
 
+  it('keeps records apart per session', async () => {
+    const send = sender(servers[0]!)
+    const token = await tokenOf(servers[0]!)
+    const agent = await json(await send('POST', '/v1/agents/', { token, json: NEW_AGENT }))
+    const read = (session?: string) =>
+      fetch(`${servers[0]!.url}/v1/agents/${agent.id}`, {
+        headers: { authorization: `Bearer ${token}`, ...(session && { 'x-mock-session': session }) },
+      })
+    expect((await read()).status).toBe(200)
+    expect((await read('another')).status).toBe(404)
+  })
+
   it("answers FastAPI's 422s and HTTPBearer's refusal", async () => {
     const send = sender(servers[0]!)
     const token = await tokenOf(servers[0]!)

@@ -120,6 +120,26 @@ describe.each(Object.entries(DOCUMENTS))('the OpenAPI %s document, in-process', 
     expect([refused.status, await json(refused)]).toEqual([403, { detail: 'Not authenticated' }])
   })
 
+  it('keeps written records in snapshots and the state file', async () => {
+    const { send, token } = await start()
+    const agent = await json(await send('POST', '/v1/agents/', { token, json: NEW_AGENT }))
+    await mock!.snapshot('one')
+    const state = await (await fetch(mock!.url('/__mock/state'))).text()
+    expect(JSON.parse(state).documented['/v1/agents']).toHaveLength(6)
+    await send('DELETE', `/v1/agents/${agent.id}`, { token })
+    await mock!.restore('one')
+    expect(await json(await send('GET', `/v1/agents/${agent.id}`, { token }))).toEqual(agent)
+    await mock!.reset()
+    expect((await send('GET', `/v1/agents/${agent.id}`, { token })).status).toBe(404)
+    const put = await fetch(mock!.url('/__mock/state'), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: state,
+    })
+    expect(put.status).toBeLessThan(300)
+    expect(await json(await send('GET', `/v1/agents/${agent.id}`, { token }))).toEqual(agent)
+  })
+
   it('forgets what was written on a reset, and seeds the same records again', async () => {
     const { send, token } = await start()
     const seeded = await json(await send('GET', '/v1/agents/', { token }))
