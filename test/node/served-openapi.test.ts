@@ -54,6 +54,40 @@ describe.each(Object.entries(DOCUMENTS))('the OpenAPI %s document, in-process', 
     })
   })
 
+  it('refuses floats, bounds and item counts as pydantic 2 does', async () => {
+    const { send, token } = await start()
+    const sent = { ...NEW_AGENT, config: { model: 'm', temperature: 'hot', max_tokens: 0 }, tags: [] }
+    expect(await json(await send('POST', '/v1/agents/', { token, json: sent }))).toEqual({
+      detail: [
+        {
+          type: 'float_parsing',
+          loc: ['body', 'config', 'temperature'],
+          msg: 'Input should be a valid number, unable to parse string as a number',
+          input: 'hot',
+        },
+        {
+          type: 'greater_than_equal',
+          loc: ['body', 'config', 'max_tokens'],
+          msg: 'Input should be greater than or equal to 1',
+          input: 0,
+          ctx: { ge: 1 },
+        },
+        {
+          type: 'too_short',
+          loc: ['body', 'tags'],
+          msg: 'List should have at least 1 item after validation, not 0',
+          input: [],
+          ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
+        },
+      ],
+    })
+    const stored = await send('POST', '/v1/agents/', {
+      token,
+      json: { ...NEW_AGENT, config: { model: 'm', temperature: 1 } },
+    })
+    expect(await stored.text()).toContain('"config":{"model":"m","temperature":1.0,"max_tokens":1024}')
+  })
+
   it('refuses a malformed uuid in the path at ["path", "agent_id"]', async () => {
     const { send, token } = await start()
     const body = await json(await send('GET', '/v1/agents/not-a-uuid', { token }))
