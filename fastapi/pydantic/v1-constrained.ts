@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { pythonFloat } from '../python/float.js'
 import { PyDict, PyFloat, type PyValue } from '../python/value.js'
 import type { Loc } from './errors.js'
 import { v1Error, type PydanticV1Error } from './v1-errors.js'
@@ -49,24 +50,12 @@ export function validateInt(def: Def, input: PyValue, loc: Loc): OutcomeV1 {
 
 /** `confloat(ge=, le=)`: `float_validator` (Python's `float()`), then `number_size_validator`. */
 export function validateFloat(def: Def, input: PyValue, loc: Loc): OutcomeV1 {
-  const number = floatV1(input)
+  const number = pythonFloat(input)
   if (number === undefined) return fail(v1Error('type_error.float', loc))
   const [ge, le] = [checkValue(def, 'greater_than', 'value', true), checkValue(def, 'less_than', 'value', true)]
   if (ge !== undefined && number < ge) return fail(v1Error('value_error.number.not_ge', loc, { limit_value: ge }))
   if (le !== undefined && number > le) return fail(v1Error('value_error.number.not_le', loc, { limit_value: le }))
   return ok(new PyFloat(number))
-}
-
-/** Python's `float(value)` of what JSON decodes to: numbers, bools, and numeric strings (whitespace stripped). */
-function floatV1(input: PyValue): number | undefined {
-  if (typeof input === 'number' || typeof input === 'bigint') return Number(input)
-  if (typeof input === 'boolean') return input ? 1 : 0
-  if (input instanceof PyFloat) return input.value
-  if (typeof input !== 'string') return undefined
-  const text = input.trim().replaceAll(/(?<=\d)_(?=\d)/g, '')
-  if (/^[+-]?(inf|infinity)$/i.test(text)) return text.startsWith('-') ? -Infinity : Infinity
-  if (/^[+-]?nan$/i.test(text)) return Number.NaN
-  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : undefined
 }
 
 /** `enum_member_validator` of a `str` Enum: a value equal to a member's. */

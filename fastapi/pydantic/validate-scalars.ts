@@ -1,4 +1,5 @@
 import { parseLaxBool } from '../python/lax-bool.js'
+import { pythonFloat } from '../python/float.js'
 import { validatePythonInt } from '../python/lax-int.js'
 import { PyFloat, type PyValue } from '../python/value.js'
 import { parseUuid } from '../python/uuid.js'
@@ -38,11 +39,11 @@ export function validateInt(schema: Schema, input: PyValue, loc: Loc): Outcome {
 }
 
 /**
- * A `float` in lax mode: numbers and bools as they are, a string as Rust parses it once stripped. pydantic takes
+ * A `float` in lax mode: numbers, bools and numeric strings, as Python's `float()` takes them. pydantic takes
  * NaN and infinities, which FastAPI could not write back: the mock refuses them (`finite_number`).
  */
 export function validateFloat(schema: Schema, input: PyValue, loc: Loc): Outcome {
-  const value = floatOf(input)
+  const value = pythonFloat(input)
   if (value === undefined)
     return fail(pydanticError(typeof input === 'string' ? 'float_parsing' : 'float_type', loc, input))
   if (!Number.isFinite(value)) return fail(pydanticError('finite_number', loc, input))
@@ -50,16 +51,6 @@ export function validateFloat(schema: Schema, input: PyValue, loc: Loc): Outcome
   if (ge !== undefined && value < ge) return fail(pydanticError('greater_than_equal', loc, input, { ge }))
   if (le !== undefined && value > le) return fail(pydanticError('less_than_equal', loc, input, { le }))
   return ok(new PyFloat(value))
-}
-
-function floatOf(input: PyValue): number | undefined {
-  if (typeof input === 'number' || typeof input === 'bigint') return Number(input)
-  if (typeof input === 'boolean') return input ? 1 : 0
-  if (input instanceof PyFloat) return input.value
-  if (typeof input !== 'string') return undefined
-  const text = input.trim()
-  if (/^[+-]?(inf|infinity|nan)$/i.test(text)) return Number.NaN
-  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : undefined
 }
 
 /** pydantic-core `validate_bool` in lax mode. */
