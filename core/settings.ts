@@ -130,8 +130,15 @@ export function resolveCoreConfig(options: CoreConfigOptions): CoreConfig {
  * A document as given, read (the same object each time, so its seeded records are built once).
  * @throws DocumentError when it is not an OpenAPI 3.0 or 3.1 document
  */
-const servedDocumentOf = (openapi: ServedDocument | object | undefined): ServedDocument | undefined =>
-  openapi === undefined || openapi instanceof ServedDocument ? openapi : new ServedDocument(openapi)
+function servedDocumentOf(openapi: ServedDocument | object | undefined): ServedDocument | undefined {
+  if (openapi === undefined || openapi instanceof ServedDocument) return openapi
+  const read = readDocumentsCache.get(openapi) ?? new ServedDocument(openapi)
+  readDocumentsCache.set(openapi, read)
+  return read
+}
+
+/** Documents read, by the JSON they were read from: a host that builds a core per test reads its document once. */
+const readDocumentsCache = new WeakMap<object, ServedDocument>()
 
 /**
  * The settings of a core with this config serving `backend`, whose reset without options

@@ -7,7 +7,7 @@ import { listen, type UnhandledRequestStrategy } from './msw-adapter.js'
 import { loadOpenApi, type OpenApiSource } from './openapi-source.js'
 import type { ServedDocument } from '../fastapi/served/document.js'
 
-export interface MockServerOptions extends MockOptions {
+export interface MockServerOptions extends Omit<MockOptions, 'openapi'> {
   /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
   baseUrl?: string
   /** Request bodies larger than this many bytes answer 413. @default 1 MiB */
@@ -96,8 +96,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         'Call close() on it before creating a new one (msw patches the global fetch once per process).',
     )
   }
-  const openapi = options.openapi === undefined ? undefined : await loadOpenApi(options.openapi)
-  const mock = new MockServer(await seedInstance(options), { ...options, openapi })
+  const { openapi: source, ...rest } = options
+  const openapi = source === undefined ? undefined : await loadOpenApi(source)
+  const mock = new MockServer(await seedInstance(rest), { ...rest, openapi })
   listen(mock.server, options.onUnhandledRequest ?? 'error')
   listening = true
   return mock
