@@ -174,6 +174,15 @@ describe.each(Object.entries(DOCUMENTS))('the OpenAPI %s document, in-process', 
     expect(await json(await send('GET', `/v1/agents/${agent.id}`, { token }))).toEqual(agent)
   })
 
+  it('journals its answers', async () => {
+    const { send, token } = await start()
+    await send('POST', '/v1/agents/', { token, json: NEW_AGENT })
+    const journal = await json(await fetch(mock!.url('/__mock/requests')))
+    expect(journal.requests).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/v1/agents/', status: 201, body: JSON.stringify(NEW_AGENT) }),
+    ])
+  })
+
   it('forgets what was written on a reset, and seeds the same records again', async () => {
     const { send, token } = await start()
     const seeded = await json(await send('GET', '/v1/agents/', { token }))
