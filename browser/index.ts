@@ -52,6 +52,7 @@ export class MockWorker extends MockHandle {
         claim: 'api',
         delayMs: options.delayMs,
         scenarios: options.scenarios,
+        openapi: options.openapi,
       }),
     )
     if (persistence) this.worker.events.on('response:mocked', () => persistence.save())

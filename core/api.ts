@@ -13,8 +13,11 @@ import { recordOperation } from './record.js'
 import type { Exchange } from './exchange.js'
 import type { CoreSettings } from './settings.js'
 
-/** The operation that answers each route of the API (model/api/routes.ts), by endpoint name. */
-export type Operations = Readonly<Record<OperationName, Operation>>
+/**
+ * The operation that answers each route of the API (model/api/routes.ts), by endpoint name, and those of a
+ * served OpenAPI document (handlers/documented/), by method and path.
+ */
+export type Operations = Readonly<Record<OperationName, Operation>> & Readonly<Record<string, Operation>>
 
 /**
  * The API: answers a request routed as Starlette routes it (an operation, or the router's
@@ -42,7 +45,12 @@ export function createApi(settings: CoreSettings, operations: Operations) {
     const bytes = await body
     const requestBody = bytes && new Uint8Array(bytes)
     journal(instance, exchange, response, started, requestBody)
-    if (result.kind === 'match' && view && isRecordable(result.route.name as OperationName, response, view, instance)) {
+    if (
+      result.kind === 'match' &&
+      view &&
+      !isServed(result.route) &&
+      isRecordable(result.route.name as OperationName, response, view, instance)
+    ) {
       const now = view.clock.nowSeconds()
       const operation = result.route.name as OperationName
       const verifyToken = (token: string) => settings.verifyToken(token, now)
@@ -122,6 +130,9 @@ function isRecordable(operation: OperationName, response: Response, view: Scenar
   if (response.type === 'error' || faultAnswers.has(response) || instance.overrides.has(operation)) return false
   return !effects || (!effects.overrides[operation]?.length && effects.claims.length === 0 && !effects.profile)
 }
+
+/** A route of a served document (handlers/documented/): not one of the API's, which a contract records. */
+const isServed = (route: Route): boolean => 'served' in route
 
 /** Waits the configured latency; then the answer a fault puts in place of the operation's, if any. */
 async function faultOf(

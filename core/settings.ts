@@ -9,6 +9,7 @@ import { DEV_CORS, type CorsSettings } from './cors.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../model/profile.js'
 import { SCENARIO_HEADER, ScenarioRegistry, type Scenario } from './scenarios/index.js'
 import { BUILTIN_SCENARIOS } from './scenarios/builtin.js'
+import { ServedDocument } from '../fastapi/served/document.js'
 
 export interface CoreOptions {
   /** The mock backend: one instance, or sessions (an instance per session key). */
@@ -56,6 +57,11 @@ export interface CoreOptions {
   scenarios?: readonly Scenario[]
   /** Where a bug of the mock (an exception) is reported. @default console.error */
   logError?: (message: string, error: unknown) => void
+  /**
+   * A team's own OpenAPI document (its `/openapi.json`, parsed): every operation of it the mock does not
+   * implement is answered from it, by convention (docs/openapi.md). @default none
+   */
+  openapi?: ServedDocument | object
 }
 
 /** The options of a core that do not depend on the backend it serves or the world a reset returns to. */
@@ -78,6 +84,8 @@ export interface CoreConfig {
   /** The scenarios known: built-in and the user's own. */
   scenarios: ScenarioRegistry
   logError: (message: string, error: unknown) => void
+  /** The served OpenAPI document, read; none when undefined. */
+  openapi: ServedDocument | undefined
 }
 
 /** What a core runs with: its config, and what follows from it and from the backend it serves. */
@@ -114,8 +122,23 @@ export function resolveCoreConfig(options: CoreConfigOptions): CoreConfig {
     sessionTransport: options.sessions ?? PATH_HEADER_OR_COOKIE_SESSIONS,
     scenarios: new ScenarioRegistry(BUILTIN_SCENARIOS, options.scenarios ?? []),
     logError: options.logError ?? ((message: string, error: unknown) => console.error(message, error)),
+    openapi: servedDocumentOf(options.openapi),
   }
 }
+
+/**
+ * A document as given, read (the same object each time, so its seeded records are built once).
+ * @throws DocumentError when it is not an OpenAPI 3.0 or 3.1 document
+ */
+function servedDocumentOf(openapi: ServedDocument | object | undefined): ServedDocument | undefined {
+  if (openapi === undefined || openapi instanceof ServedDocument) return openapi
+  const read = readDocumentsCache.get(openapi) ?? new ServedDocument(openapi)
+  readDocumentsCache.set(openapi, read)
+  return read
+}
+
+/** Documents read, by the JSON they were read from: a host that builds a core per test reads its document once. */
+const readDocumentsCache = new WeakMap<object, ServedDocument>()
 
 /**
  * The settings of a core with this config serving `backend`, whose reset without options

@@ -4,6 +4,7 @@ import { notFound, withBody, withoutBody, writtenBody } from '../fastapi/http/re
 import { createRouter, type Route } from '../fastapi/http/router.js'
 import { createControl } from './control/index.js'
 import { OPERATIONS } from './operations/index.js'
+import { servedApi } from './documented/index.js'
 import { pathFromUrlPath } from '../fastapi/python/url-quote.js'
 import { createApi } from '../core/api.js'
 import { withBodyLimit } from '../core/body-limit.js'
@@ -86,8 +87,10 @@ function withCorsOf(next: Answer, { cors, controlGuard, sessionHeaders }: CoreSe
 function dispatcher(settings: CoreSettings): Answer {
   const control = createControl(settings)
   const meta = createMetaAnswers(settings.profile)
-  const api = createApi(settings, OPERATIONS)
-  const route = createRouter<Route>(settings.claim === 'all' ? [...META_ROUTES, ...API_ROUTES] : API_ROUTES)
+  const served = settings.openapi && servedApi(settings.openapi, API_ROUTES)
+  const api = createApi(settings, served ? { ...OPERATIONS, ...served.operations } : OPERATIONS)
+  const apiRoutes = [...API_ROUTES, ...(served ? served.routes : [])]
+  const route = createRouter<Route>(settings.claim === 'all' ? [...META_ROUTES, ...apiRoutes] : apiRoutes)
   return async (exchange: Exchange) => {
     const { request, url } = exchange
     if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return withoutBodyForHead(request, await control(request, url))

@@ -27,6 +27,7 @@ export async function freshMock<Mock extends MockHandle>(
     claim: 'api',
     delayMs: options.delayMs,
     scenarios: options.scenarios,
+    openapi: options.openapi,
   })
   return { mock, core }
 }

@@ -3,6 +3,7 @@ import { derived, TrackedCollection } from './tracked-collection.js'
 import { appendValue, indexValues, type DimensionValues } from './dimension-values.js'
 import { indexPersonas, type TeamPersonas, withPersona } from './persona-index.js'
 import { adoptAll, canAdopt } from './msw-data-internals.js'
+import { NO_DOCUMENTED, type DocumentedContents, type DocumentedRecord } from './documented.js'
 
 /** The most personas a team may hold: seeded, imported or reset (a state file names no more either). */
 export const MAX_PERSONAS_PER_TEAM = 100_000
@@ -47,6 +48,9 @@ export class World {
   /** What each index does as its collection becomes this world's own. */
   readonly #madeOwn: Partial<Record<CollectionName, Array<(collection: object) => void>>> = {}
   #writes: Promise<unknown> = Promise.resolve()
+  /** The served document's collections, where this world wrote them (else its base's). */
+  #documented: DocumentedContents | undefined
+  #documentedWrites = 0
 
   /** Personas by team, in list order (created_at descending, then id ascending). */
   readonly personasByTeam: () => Map<string, TeamPersonas> = this.#index(
@@ -95,7 +99,7 @@ export class World {
    * @msw/data's storage cannot be shared (model/msw-data-internals.ts), a copy.
    */
   async fork(): Promise<World> {
-    return canAdopt() ? new World(this.seed, this) : new World(this.seed).load(this.contents())
+    return canAdopt() ? new World(this.seed, this) : this.#copy()
   }
 
   get teams(): Collections['teams'] {
@@ -123,15 +127,32 @@ export class World {
    * Where @msw/data's storage cannot be shared, a copy.
    */
   async snapshot(): Promise<World> {
-    if (!canAdopt()) return new World(this.seed).load(this.contents())
+    if (!canAdopt()) return this.#copy()
     const kept = new World(this.seed, this.#base)
     for (const name of this.ownCollections) kept.#adopt(name, this.#own[name]!.all())
+    kept.#documented = this.#documented
     return kept
   }
 
   /** Moves with every write to any collection: what persistence watches. */
   get version(): string {
-    return COLLECTION_NAMES.map((name) => this.#own[name]?.version ?? '-').join('.')
+    return [...COLLECTION_NAMES.map((name) => this.#own[name]?.version ?? '-'), this.#documentedWrites].join('.')
+  }
+
+  /** The records of a served document's collection (undefined: none written, the seeded ones stand). */
+  documented(collection: string): readonly DocumentedRecord[] | undefined {
+    return this.documentedContents[collection]
+  }
+
+  /** Every collection of a served document this world (or its base) wrote. Read only. */
+  get documentedContents(): DocumentedContents {
+    return this.#documented ?? this.#base?.documentedContents ?? NO_DOCUMENTED
+  }
+
+  /** Replaces the records of a served document's collection. */
+  setDocumented(collection: string, records: readonly DocumentedRecord[]): void {
+    this.#documented = Object.freeze({ ...this.documentedContents, [collection]: Object.freeze([...records]) })
+    this.#documentedWrites++
   }
 
   /** The world this one is a fork of (undefined: a world of its own). */
@@ -195,6 +216,20 @@ export class World {
   watch(watcher: WorldWatcher): void {
     this.#watchers.push(watcher)
     for (const name of this.ownCollections) this.#attach(name, watcher)
+  }
+
+  /** A world of its own holding what this one holds. */
+  async #copy(): Promise<World> {
+    const copy = await new World(this.seed).load(this.contents())
+    copy.#documented = this.documentedContents
+    return copy
+  }
+
+  /** Replaces every collection of a served document (a state file's). */
+  loadDocumented(contents: DocumentedContents): this {
+    this.#documented = contents
+    this.#documentedWrites++
+    return this
   }
 
   /** A collection's records without making it the fork's own. */

@@ -6,8 +6,10 @@ import type { MockInstance } from '../core/instance/instance.js'
 import { listen, type UnhandledRequestStrategy } from './msw-adapter.js'
 import { forwardHandlers } from './forward.js'
 import { forwardRoutes, type ForwardOptions, type ForwardTimeouts } from '../core/forward-routes.js'
+import { loadOpenApi, type OpenApiSource } from './openapi-source.js'
+import type { ServedDocument } from '../fastapi/served/document.js'
 
-export interface MockServerOptions extends MockOptions {
+export interface MockServerOptions extends Omit<MockOptions, 'openapi'> {
   /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
   baseUrl?: string
   /** Request bodies larger than this many bytes answer 413. @default 1 MiB */
@@ -21,6 +23,11 @@ export interface MockServerOptions extends MockOptions {
   forward?: ForwardOptions
   /** Bounds on a forwarded server's time (their sum bounds the whole exchange here): 504 past it. */
   forwardTimeouts?: Partial<ForwardTimeouts>
+  /**
+   * A team's own OpenAPI document (a file's path, a URL, or the parsed JSON): the operations of it the mock does
+   * not implement are answered from it (docs/openapi.md).
+   */
+  openapi?: OpenApiSource
 }
 
 /** Whether a mock server of this module intercepts fetch right now (only one may). */
@@ -37,7 +44,7 @@ export class MockServer extends MockHandle {
   readonly server: SetupServer
 
   /** @internal use `createMockServer()` */
-  constructor(instance: MockInstance, options: MockServerOptions) {
+  constructor(instance: MockInstance, options: MockServerOptions & { openapi?: ServedDocument }) {
     super(instance, options)
     this.baseUrl = new URL(options.baseUrl ?? 'http://localhost').origin
     const { profile, jwtSecret, baseUrl } = this
@@ -51,6 +58,7 @@ export class MockServer extends MockHandle {
         claim: 'all',
         maxBodyBytes: options.maxBodyBytes,
         scenarios: options.scenarios,
+        openapi: options.openapi,
       }),
     )
   }
@@ -98,7 +106,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         'Call close() on it before creating a new one (msw patches the global fetch once per process).',
     )
   }
-  const mock = new MockServer(await seedInstance(options), options)
+  const { openapi: source, ...rest } = options
+  const openapi = source === undefined ? undefined : await loadOpenApi(source)
+  const mock = new MockServer(await seedInstance(rest), { ...rest, openapi })
   listen(mock.server, options.onUnhandledRequest ?? 'error')
   listening = true
   return mock

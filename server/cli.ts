@@ -18,6 +18,7 @@ import { parseForward } from './forwarding.js'
 import type { ServerOptions } from './options.js'
 import { DEFAULT_HOST, DEFAULT_PORT, resolveServerSettings } from './settings.js'
 import { startServerWith, type RunningServer } from './start.js'
+import { loadOpenApi } from '../node/openapi-source.js'
 
 const integer = (name: string, min: number, max: number) => (text: string) => {
   const value = Number(text)
@@ -100,6 +101,7 @@ const program = new Command('agent-console-mock')
     '--scenario <names...>',
     'scenarios the default world and every new session start with, in order (GET /__mock/scenarios lists them)',
   )
+  .option('--openapi <file or URL>', "serve a team's OpenAPI document beside the API (see docs/openapi.md)")
   .option('--config <file>', 'a JS or TS file exporting scenarios: [defineScenario({ name, description, apply })]')
   .option('-q, --quiet', 'log errors only, not every request')
   .option(
@@ -168,6 +170,7 @@ async function serverOptions(options: OptionValues): Promise<ServerOptions> {
     scenarios: config?.scenarios,
     forward: options.forward ? parseForward(options.forward) : undefined,
     forwardTimeouts: timeoutsOf(options),
+    openapi: options.openapi ? await loadOpenApi(options.openapi) : undefined,
   }
 }
 

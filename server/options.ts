@@ -40,6 +40,11 @@ export interface AppOptions extends InstanceOptions {
   forward?: ForwardOptions
   /** Bounds on a forwarded server's time to connect and to answer (504 past them). @default 10 s and 60 s */
   forwardTimeouts?: Partial<ForwardTimeouts>
+  /**
+   * A team's own OpenAPI document, parsed (`--openapi` reads a file or URL): the operations of it the mock does
+   * not implement are answered from it (docs/openapi.md).
+   */
+  openapi?: object
 }
 
 /** What `startServer` is given: an app's options, where to listen, and the state file to keep. */

@@ -75,6 +75,7 @@ function resolveAppWith(options: AppOptions, guardFor: (jwtSecret: string) => Co
     // A standalone server is reached from a dev frontend's own origin.
     cors: options.cors ?? true,
     scenarios: options.scenarios,
+    openapi: options.openapi,
     logError: (message, error) => logger.error(message, error),
   })
   return {

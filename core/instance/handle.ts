@@ -28,6 +28,11 @@ export interface MockOptions extends WorldOptions {
   scenario?: string | readonly string[]
   /** Scenarios of your own (`defineScenario`), beside the built-in ones. */
   scenarios?: readonly Scenario[]
+  /**
+   * A team's own OpenAPI document (its `/openapi.json`, parsed): the operations of it the mock does not
+   * implement are answered from it (docs/openapi.md).
+   */
+  openapi?: object
 }
 
 /**

@@ -125,12 +125,12 @@ export class MockInstance {
 
   /** The state now, as a snapshot that later writes do not change (to write out in slices: `stateText`). */
   stateSnapshot(): WorldState {
-    return snapshotOf({ ...this.#options, contents: this.#world.contents() })
+    return snapshotOf({ ...this.#options, ...this.#contents() })
   }
 
   /** The whole world as a state file's JSON. */
   exportState(): string {
-    return serializeState({ ...this.#options, contents: this.#world.contents() })
+    return serializeState({ ...this.#options, ...this.#contents() })
   }
 
   /**
@@ -143,6 +143,7 @@ export class MockInstance {
     const otherRecords = Object.values(others).reduce((sum, records) => sum + records.length, 0)
     this.settings.budget?.admit(worldBytes(personas.length, otherRecords), 'this state')
     const world = await new World(state.seed).load(state.contents)
+    if (state.documented) world.loadDocumented(state.documented)
     await this.#swap(
       world,
       { seed: state.seed, personasPerTeam: state.personasPerTeam },
@@ -175,6 +176,11 @@ export class MockInstance {
     this.#fixtures = previous.fixtures
     this.#options = previous.options
     this.#generation++
+  }
+
+  /** The world's records: its collections', and a served document's. */
+  #contents(): Pick<WorldState, 'contents' | 'documented'> {
+    return { contents: this.#world.contents(), documented: this.#world.documentedContents }
   }
 
   get #secret(): string {

@@ -18,6 +18,17 @@ function textResponse(status: number, text: string, headers: Record<string, stri
 }
 
 /**
+ * An answer of an operation a served OpenAPI document declares: JSON under the declared content type, or no
+ * body at all (a 204, or a declared answer without content), as FastAPI's `Response(status_code=...)` writes it.
+ */
+export function declaredResponse(status: number, content?: { type: string; body: unknown }): Response {
+  if (!content) return answer(null, status, status === 204 || status === 304 ? {} : { 'content-length': '0' })
+  const response = jsonResponse(status, content.body)
+  response.headers.set('content-type', content.type)
+  return response
+}
+
+/**
  * An answer holding its bytes, without a body stream yet: {@link withBody} gives it one
  * where a Fetch runtime reads it, and a host that writes {@link writtenBody} to the socket
  * never needs one. Each body stream costs more than the page it carries in Node 20: the

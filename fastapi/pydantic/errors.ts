@@ -25,6 +25,8 @@ const TEMPLATES: Record<string, (ctx: Ctx) => string> = {
   int_parsing_size: () => 'Unable to parse input string as an integer, exceeded maximum size',
   int_from_float: () => 'Input should be a valid integer, got a number with a fractional part',
   finite_number: () => 'Input should be a finite number',
+  float_type: () => 'Input should be a valid number',
+  float_parsing: () => 'Input should be a valid number, unable to parse string as a number',
   greater_than_equal: (ctx) => `Input should be greater than or equal to ${ctx.ge}`,
   less_than_equal: (ctx) => `Input should be less than or equal to ${ctx.le}`,
   bool_type: () => 'Input should be a valid boolean',
@@ -39,6 +41,8 @@ const TEMPLATES: Record<string, (ctx: Ctx) => string> = {
   uuid_type: () => 'UUID input should be a string, bytes or UUID object',
   uuid_parsing: (ctx) => `Input should be a valid UUID, ${ctx.error}`,
   enum: (ctx) => `Input should be ${ctx.expected}`,
+  too_short: (ctx) =>
+    `${ctx.field_type} should have at least ${ctx.min_length} item${plural(ctx.min_length)} after validation, not ${ctx.actual_length}`,
   too_long: (ctx) =>
     `${ctx.field_type} should have at most ${ctx.max_length} item${plural(ctx.max_length)} after validation, not ${ctx.actual_length}`,
 }

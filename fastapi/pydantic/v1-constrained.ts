@@ -1,5 +1,6 @@
 import type { z } from 'zod'
-import { PyDict, type PyValue } from '../python/value.js'
+import { pythonFloat } from '../python/float.js'
+import { PyDict, PyFloat, type PyValue } from '../python/value.js'
 import type { Loc } from './errors.js'
 import { v1Error, type PydanticV1Error } from './v1-errors.js'
 import { pythonDictItems } from './v1-dict.js'
@@ -45,6 +46,16 @@ export function validateInt(def: Def, input: PyValue, loc: Loc): OutcomeV1 {
   if (ge !== undefined && number.value < ge) return fail(v1Error('value_error.number.not_ge', loc, { limit_value: ge }))
   if (le !== undefined && number.value > le) return fail(v1Error('value_error.number.not_le', loc, { limit_value: le }))
   return ok(number.value)
+}
+
+/** `confloat(ge=, le=)`: `float_validator` (Python's `float()`), then `number_size_validator`. */
+export function validateFloat(def: Def, input: PyValue, loc: Loc): OutcomeV1 {
+  const number = pythonFloat(input)
+  if (number === undefined) return fail(v1Error('type_error.float', loc))
+  const [ge, le] = [checkValue(def, 'greater_than', 'value', true), checkValue(def, 'less_than', 'value', true)]
+  if (ge !== undefined && number < ge) return fail(v1Error('value_error.number.not_ge', loc, { limit_value: ge }))
+  if (le !== undefined && number > le) return fail(v1Error('value_error.number.not_le', loc, { limit_value: le }))
+  return ok(new PyFloat(number))
 }
 
 /** `enum_member_validator` of a `str` Enum: a value equal to a member's. */

@@ -24,6 +24,7 @@ const TEMPLATES: Record<string, (ctx: Ctx) => string> = {
   'value_error.missing': () => 'field required',
   'type_error.none.not_allowed': () => 'none is not an allowed value',
   'type_error.integer': () => 'value is not a valid integer',
+  'type_error.float': () => 'value is not a valid float',
   'type_error.bool': () => 'value could not be parsed to a boolean',
   'type_error.str': () => 'str type expected',
   'type_error.uuid': () => 'value is not a valid uuid',
@@ -37,6 +38,7 @@ const TEMPLATES: Record<string, (ctx: Ctx) => string> = {
   'value_error.number.not_finite_number': () => 'ensure this value is a finite number',
   'value_error.any_str.min_length': (ctx) => `ensure this value has at least ${ctx['limit_value']} characters`,
   'value_error.any_str.max_length': (ctx) => `ensure this value has at most ${ctx['limit_value']} characters`,
+  'value_error.list.min_items': (ctx) => `ensure this value has at least ${ctx['limit_value']} items`,
   'value_error.list.max_items': (ctx) => `ensure this value has at most ${ctx['limit_value']} items`,
 }
 

@@ -7,6 +7,7 @@ import {
   ok,
   validateDict,
   validateEnum,
+  validateFloat,
   validateInt,
   validateStr,
   type Def,
@@ -61,7 +62,7 @@ function validateType(schema: Schema, input: PyValue, loc: Loc): OutcomeV1 {
     case 'string':
       return def.format === 'uuid' ? scalar(uuidV1(input), loc) : validateStr(def, input, loc)
     case 'number':
-      return validateInt(def, input, loc)
+      return def.format === undefined ? validateFloat(def, input, loc) : validateInt(def, input, loc)
     case 'boolean':
       return scalar(boolV1(input), loc)
     case 'enum':
@@ -89,6 +90,9 @@ function validateList(def: Def, input: PyValue, loc: Loc): OutcomeV1 {
   const maximum = checkValue(def, 'max_length', 'maximum')
   if (maximum !== undefined && input.length > maximum)
     return fail(v1Error('value_error.list.max_items', loc, { limit_value: maximum }))
+  const minimum = checkValue(def, 'min_length', 'minimum')
+  if (minimum !== undefined && input.length < minimum)
+    return fail(v1Error('value_error.list.min_items', loc, { limit_value: minimum }))
   const element = (def as unknown as { element: Schema }).element
   const values: unknown[] = []
   const errors: PydanticV1Error[] = []

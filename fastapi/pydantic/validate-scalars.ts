@@ -1,4 +1,5 @@
 import { parseLaxBool } from '../python/lax-bool.js'
+import { pythonFloat } from '../python/float.js'
 import { validatePythonInt } from '../python/lax-int.js'
 import { PyFloat, type PyValue } from '../python/value.js'
 import { parseUuid } from '../python/uuid.js'
@@ -37,6 +38,21 @@ export function validateInt(schema: Schema, input: PyValue, loc: Loc): Outcome {
   return ok(parsed.value)
 }
 
+/**
+ * A `float` in lax mode: numbers, bools and numeric strings, as Python's `float()` takes them. pydantic takes
+ * NaN and infinities, which FastAPI could not write back: the mock refuses them (`finite_number`).
+ */
+export function validateFloat(schema: Schema, input: PyValue, loc: Loc): Outcome {
+  const value = pythonFloat(input)
+  if (value === undefined)
+    return fail(pydanticError(typeof input === 'string' ? 'float_parsing' : 'float_type', loc, input))
+  if (!Number.isFinite(value)) return fail(pydanticError('finite_number', loc, input))
+  const { ge, le } = intBounds(schema._zod.def as Def)
+  if (ge !== undefined && value < ge) return fail(pydanticError('greater_than_equal', loc, input, { ge }))
+  if (le !== undefined && value > le) return fail(pydanticError('less_than_equal', loc, input, { le }))
+  return ok(new PyFloat(value))
+}
+
 /** pydantic-core `validate_bool` in lax mode. */
 export function validateBool(input: PyValue, loc: Loc): Outcome {
   if (typeof input === 'boolean') return ok(input)
@@ -66,8 +82,11 @@ export function validateEnum(def: Def, input: PyValue, loc: Loc): Outcome {
  * A list, item by item. As in pydantic-core, the length limit is checked as items are
  * counted, and going past it replaces every item error with the one `too_long` error.
  */
-type CheckDef = { check: string; maximum?: number; value?: number; inclusive?: boolean }
+type CheckDef = { check: string; minimum?: number; maximum?: number; value?: number; inclusive?: boolean }
 const checksOf = (def: Def) => ((def.checks ?? []) as Array<{ _zod: { def: CheckDef } }>).map((check) => check._zod.def)
+
+export const minLengthCheck = (def: Def): number | undefined =>
+  checksOf(def).find((check) => check.check === 'min_length')?.minimum
 
 export const maxLengthCheck = (def: Def): number | undefined =>
   checksOf(def).find((check) => check.check === 'max_length')?.maximum

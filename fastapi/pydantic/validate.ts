@@ -5,7 +5,9 @@ import {
   maxLengthCheck,
   validateBool,
   validateEnum,
+  validateFloat,
   validateInt,
+  minLengthCheck,
   validateString,
   validateUuid,
 } from './validate-scalars.js'
@@ -50,7 +52,7 @@ export function validatePython(
     case 'string':
       return def.format === 'uuid' ? validateUuid(input, loc, settings) : validateString(schema, input, loc)
     case 'number':
-      return validateInt(schema, input, loc)
+      return def.format === undefined ? validateFloat(schema, input, loc) : validateInt(schema, input, loc)
     case 'boolean':
       return validateBool(input, loc)
     case 'enum':
@@ -91,7 +93,13 @@ function validateList(def: Def, input: PyValue, loc: Loc, settings: ValidationSe
     if (outcome.ok) values.push(outcome.value)
     else errors.push(...outcome.errors)
   }
-  return errors.length ? fail(...errors) : ok(values)
+  if (errors.length) return fail(...errors)
+  const minLength = minLengthCheck(def)
+  if (minLength !== undefined && values.length < minLength) {
+    const ctx = { field_type: 'List', min_length: minLength, actual_length: values.length }
+    return fail(pydanticError('too_short', loc, input, ctx))
+  }
+  return ok(values)
 }
 
 /** A model validated from a dict (Python mode, `from_attributes`): fields in declaration order, extras ignored. */

@@ -1,3 +1,5 @@
+import { PyFloat, type PyValue } from './value.js'
+
 /**
  * Python's `repr(float)`, which is what `json.dumps` writes for a `float`.
  *
@@ -64,4 +66,19 @@ function fixedNotation(digits: string, exponent: number): string {
     return `${digits.padEnd(integerLength, '0')}.0`
   }
   return `${digits.slice(0, integerLength)}.${digits.slice(integerLength)}`
+}
+
+/**
+ * Python's `float(value)` of what JSON decodes to: numbers and bools as they are, a numeric string once stripped
+ * (underscores between digits, `inf`, `infinity`, `nan` in any case); `undefined` where `float()` raises.
+ */
+export function pythonFloat(input: PyValue): number | undefined {
+  if (typeof input === 'number' || typeof input === 'bigint') return Number(input)
+  if (typeof input === 'boolean') return input ? 1 : 0
+  if (input instanceof PyFloat) return input.value
+  if (typeof input !== 'string') return undefined
+  const text = input.trim().replaceAll(/(?<=\d)_(?=\d)/g, '')
+  if (/^[+-]?(inf|infinity)$/i.test(text)) return text.startsWith('-') ? -Infinity : Infinity
+  if (/^[+-]?nan$/i.test(text)) return Number.NaN
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : undefined
 }

@@ -52,7 +52,9 @@ const restoreSnapshot: Answer = ({ instance, params: { name = '' } }) =>
 const exportSnapshot: Answer = ({ instance, params: { name = '' } }) =>
   named(async () => {
     const { base } = instance.snapshots.get(name)
-    return encodedJsonResponse(200, serializeState({ ...base.options, contents: base.world.contents() }))
+    const { world } = base
+    const state = { ...base.options, contents: world.contents(), documented: world.documentedContents }
+    return encodedJsonResponse(200, serializeState(state))
   })
 
 /** `PUT /__mock/snapshots/{name}` with a state file: kept as a snapshot of that name (validated as an import is). */
@@ -66,6 +68,7 @@ const importSnapshot: Answer = ({ request, instance, params: { name = '' } }) =>
       throw error
     }
     const world = await new World(state.seed).load(state.contents)
+    if (state.documented) world.loadDocumented(state.documented)
     const options = { seed: state.seed, personasPerTeam: state.personasPerTeam }
     const snapshot = await instance.snapshots.take(name, world, options)
     return jsonResponse(201, described(snapshot))

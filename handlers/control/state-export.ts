@@ -32,7 +32,8 @@ export function stateExport(limits: ExportLimits = EXPORT_LIMITS) {
       )
     }
     inFlight++
-    const state = { ...instance.worldOptions, contents: instance.world.contents() }
+    const { world } = instance
+    const state = { ...instance.worldOptions, contents: world.contents(), documented: world.documentedContents }
     return streamingJsonResponse(200, stateStream(state, { idleMs: limits.idleMs, onEnd: () => void inFlight-- }))
   }
 }

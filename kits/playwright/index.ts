@@ -67,6 +67,7 @@ export const test = base.extend<{
         claim: 'api',
         delayMs: mockOptions.delayMs,
         scenarios: mockOptions.scenarios,
+        openapi: mockOptions.openapi,
       })
       const network = defineNetworkFixture({ context, handlers })
       await network.enable()

@@ -5,6 +5,7 @@ import { encodePythonJson } from '../../fastapi/python/json-encode.js'
 import { PyDict, PyFloat, type PyValue } from '../../fastapi/python/value.js'
 import { DemographicDimension, DemographicValue, Persona, Policy, PolicyRule, Team } from '../schemas.js'
 import type { WorldContents } from '../world.js'
+import type { DocumentedContents } from '../documented.js'
 
 export const STATE_FORMAT = 'agent-console-mock/state'
 export const STATE_VERSION = 1
@@ -22,6 +23,8 @@ export interface WorldState {
   seed: number
   personasPerTeam: number
   contents: WorldContents
+  /** The records of a served OpenAPI document's collections, where any were written. */
+  documented?: DocumentedContents
 }
 
 /**
@@ -47,6 +50,8 @@ export const StateFile = z.object({
     policies: z.array(Policy),
     rules: z.array(PolicyRule),
   }),
+  /** A served OpenAPI document's records, by collection path: plain JSON, checked against the document when read. */
+  documented: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).optional(),
 })
 
 /**
@@ -60,6 +65,7 @@ export function serializeState(state: WorldState): string {
     seed: state.seed,
     personasPerTeam: state.personasPerTeam,
     world: state.contents,
+    ...documentedMember(state),
   })
 }
 
@@ -85,10 +91,14 @@ export function parseState(text: string): WorldState {
     const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`)
     throw new StateError(`the state does not fit the schemas: ${problems.join('; ')}`)
   }
-  const { seed, personasPerTeam, world } = parsed.data
+  const { seed, personasPerTeam, world, documented } = parsed.data
   refuseContradictions(runToEnd(findContradictions(world as WorldContents)))
-  return { seed, personasPerTeam, contents: world as WorldContents }
+  return { seed, personasPerTeam, contents: world as WorldContents, ...(documented && { documented }) }
 }
+
+/** The state file's `documented` member: only where a served document's collection was written. */
+export const documentedMember = ({ documented }: WorldState): { documented?: DocumentedContents } =>
+  documented && Object.keys(documented).length > 0 ? { documented } : {}
 
 /** @throws StateError naming the contradictions found, if any */
 export function refuseContradictions(contradictions: readonly string[]): void {

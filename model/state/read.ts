@@ -117,8 +117,8 @@ async function readInSlices(text: string, slice: TimeSlice): Promise<WorldState 
   if (plain.format !== STATE_FORMAT) return undefined
   const header = StateHeader.safeParse(plain)
   if (!header.success) return undefined
-  const { seed, personasPerTeam, world } = header.data
-  return { seed, personasPerTeam, contents: world as unknown as WorldContents }
+  const { seed, personasPerTeam, world, documented } = header.data
+  return { seed, personasPerTeam, contents: world as unknown as WorldContents, ...(documented && { documented }) }
 }
 
 /** Where a value lies in the text: [start, end). */

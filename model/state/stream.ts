@@ -1,7 +1,7 @@
 import { TimeSlice } from '../time-slice.js'
 import type { WorldContents } from '../world.js'
 import { encodePythonJson } from '../../fastapi/python/json-encode.js'
-import { STATE_FORMAT, STATE_VERSION, type WorldState } from './index.js'
+import { documentedMember, STATE_FORMAT, STATE_VERSION, type WorldState } from './index.js'
 
 /** Text handed to the stream at once: about 64 K characters of JSON (64 to 192 KB of UTF-8). */
 const CHUNK_CHARS = 64 * 1024
@@ -28,7 +28,8 @@ export function* statePieces(state: WorldState): Generator<string> {
       yield i > 0 ? `,${encodePythonJson(records[i])}` : encodePythonJson(records[i])
     yield ']'
   }
-  yield '}}'
+  const { documented } = documentedMember(state)
+  yield documented ? `},"documented":${encodePythonJson(documented)}}` : '}}'
 }
 
 /**
@@ -41,7 +42,7 @@ export function snapshotOf(state: WorldState): WorldState {
   const contents = Object.fromEntries(
     Object.entries(state.contents).map(([name, records]) => [name, (records as unknown[] | undefined)?.slice()]),
   ) as unknown as WorldContents
-  return { seed: state.seed, personasPerTeam: state.personasPerTeam, contents }
+  return { seed: state.seed, personasPerTeam: state.personasPerTeam, contents, ...documentedMember(state) }
 }
 
 /**

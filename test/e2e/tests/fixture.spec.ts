@@ -3,6 +3,7 @@
  * the fixture answers the page's API requests in the test process, and what it does not answer reaches that
  * server. Runs with the demo's tests, and alone on each msw major (fixture.config.ts).
  */
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from '@playwright/test'
@@ -186,5 +187,26 @@ test.describe('with service workers blocked', () => {
   test('still answers the page', async ({ page, mock }) => {
     const listed = await call(page, '/v1/personas/', bearer(mock.fixtures.tokens.team_reader))
     expect(listed.status).toBe(200)
+  })
+})
+
+test.describe('with a team’s own OpenAPI document', () => {
+  const document = JSON.parse(readFileSync(new URL('../../openapi/openapi-3.1.json', import.meta.url), 'utf8'))
+  test.use({ mockOptions: { openapi: document } })
+
+  test('answers the document’s operations from the test’s world', async ({ page, mock }) => {
+    const { headers } = bearer(mock.fixtures.tokens.team_reader)
+    const agent = { name: 'Triage', kind: 'assistant', config: { model: 'm' }, tags: ['support'] }
+    const created = await call(page, '/v1/agents/', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(agent),
+    })
+    expect(created.status).toBe(201)
+    const { id } = JSON.parse(created.text)
+    expect(mock.world.documented('/v1/agents')?.map((record) => record.id)).toContain(id)
+    const read = await call(page, `/v1/agents/${id}`, { headers })
+    expect(JSON.parse(read.text)).toMatchObject(agent)
+    expect((await call(page, `/v1/agents/${id}`)).status).toBe(401)
   })
 })

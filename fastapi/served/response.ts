@@ -1,0 +1,69 @@
+import { declaredResponse } from '../http/responses.js'
+import { PyFloat } from '../python/value.js'
+import { isObject, type DocumentOperation, type ServedDocument } from './document.js'
+
+/**
+ * The declared success answer of an operation for a value, as FastAPI's `response_model` writes it: the
+ * model's fields in declaration order (absent ones as their default, else `null`), `float` fields as floats
+ * (`1.0`), nothing else. An operation that declares no content answers without a body.
+ */
+export function servedAnswer(document: ServedDocument, operation: DocumentOperation, value: unknown): Response {
+  const { status, contentType, schema } = operation.success
+  if (contentType === undefined) return declaredResponse(status)
+  const body = schema ? wire(document, schema, value, 0) : value
+  return declaredResponse(status, { type: contentType, body: body ?? null })
+}
+
+const MAX_DEPTH = 32
+
+function wire(document: ServedDocument, raw: unknown, value: unknown, depth: number): unknown {
+  const schema = document.deref(raw)
+  if (value === null || value === undefined || depth > MAX_DEPTH) return value ?? null
+  const branches = (schema.anyOf ?? schema.oneOf ?? (Array.isArray(schema.allOf) && schema.allOf)) as unknown[]
+  if (Array.isArray(branches)) {
+    const branch = branches.map((item) => document.deref(item)).find((item) => fits(item, value))
+    return branch ? wire(document, branch, value, depth + 1) : value
+  }
+  if (schema.type === 'number' && typeof value === 'number') return new PyFloat(value)
+  if (Array.isArray(value)) return value.map((item) => wire(document, schema.items ?? {}, item, depth + 1))
+  if (isObject(value) && isObject(schema.properties)) {
+    return Object.fromEntries(
+      Object.entries(schema.properties).map(([name, property]) => [
+        name,
+        wire(document, property, name in value ? value[name] : defaultOf(document, property), depth + 1),
+      ]),
+    )
+  }
+  if (isObject(value) && isObject(schema.additionalProperties)) {
+    const items = schema.additionalProperties
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, wire(document, items, item, depth + 1)]))
+  }
+  return value
+}
+
+function defaultOf(document: ServedDocument, property: unknown): unknown {
+  const schema = document.deref(property)
+  return isObject(property) && 'default' in property ? property.default : (schema.default ?? null)
+}
+
+/** Whether a branch of a union is the one a value was validated by (the first that takes its JSON type). */
+function fits(schema: Record<string, unknown>, value: unknown): boolean {
+  switch (schema.type) {
+    case 'null':
+      return value === null
+    case 'array':
+      return Array.isArray(value)
+    case 'object':
+      return isObject(value)
+    case 'string':
+      return typeof value === 'string'
+    case 'integer':
+      return Number.isInteger(value)
+    case 'number':
+      return typeof value === 'number'
+    case 'boolean':
+      return typeof value === 'boolean'
+    default:
+      return isObject(schema.properties) ? isObject(value) : true
+  }
+}

@@ -1,0 +1,152 @@
+import type { Operation } from '../../core/operation.js'
+import type { Route } from '../../fastapi/http/router.js'
+import { httpError } from '../../fastapi/http/responses.js'
+import type { DocumentOperation, ServedDocument } from '../../fastapi/served/document.js'
+import { parseServedRequest, type ServedRequest } from '../../fastapi/served/request.js'
+import { servedAnswer } from '../../fastapi/served/response.js'
+import type { DocumentedRecord } from '../../model/documented.js'
+import type { Persona } from '../../model/schemas.js'
+import type { World } from '../../model/world.js'
+import { conventionsOf, type Collection, type Convention, type Envelope } from './conventions.js'
+import { generatedAnswer, newRecord, recordsOf, touched } from './records.js'
+
+/** A route of a served document: the router's, named after the operation. */
+export interface ServedRoute extends Route {
+  readonly served: true
+}
+
+/** The operations a served document adds to the mock's own, as routes and the operation answering each. */
+export interface ServedApi {
+  readonly routes: readonly ServedRoute[]
+  readonly operations: Readonly<Record<string, Operation>>
+}
+
+/** The mock's collections a document may name: a GET by id reads the world the mock's own operations read. */
+const MOCK_PERSONAS = '/v1/personas'
+
+/**
+ * Every operation of the document that the mock does not implement itself (`own`: same method and path),
+ * answered by convention (handlers/documented/conventions.ts).
+ */
+export function servedApi(document: ServedDocument, own: readonly Route[]): ServedApi {
+  const conventions = conventionsOf(document)
+  const served = document.operations.filter(
+    (operation) => !own.some((route) => route.method === operation.method && route.path === operation.path),
+  )
+  const routes = served.map((operation) => ({
+    name: `${operation.method} ${operation.path}`,
+    method: operation.method,
+    path: operation.path,
+    served: true as const,
+  }))
+  const operations = Object.fromEntries(
+    served.map((operation, index) => [
+      routes[index]!.name,
+      operationFor(document, operation, conventions.get(operation)!),
+    ]),
+  )
+  return { routes, operations }
+}
+
+type Context = Parameters<Operation>[0]
+
+function operationFor(document: ServedDocument, operation: DocumentOperation, convention: Convention): Operation {
+  return async (context) => {
+    const parsed = await parseServedRequest(document, operation, context)
+    const value = await answerValue(document, operation, convention, parsed, context)
+    return servedAnswer(document, operation, value)
+  }
+}
+
+async function answerValue(
+  document: ServedDocument,
+  operation: DocumentOperation,
+  convention: Convention,
+  parsed: ServedRequest,
+  context: Context,
+): Promise<unknown> {
+  const { world, profile, now } = context
+  if (convention.kind === 'generate') {
+    const key = `${operation.method} ${operation.path} ${JSON.stringify(parsed.params)}`
+    return generatedAnswer(document, operation.success.schema, { world, profile, key, echo: parsed.params })
+  }
+  const { collection } = convention
+  if (collection.key === MOCK_PERSONAS && convention.kind === 'read')
+    return personaById(world, parsed, collection) ?? notFound(operation)
+  const records = recordsOf(world, document, collection, profile)
+  switch (convention.kind) {
+    case 'list':
+      return listed(records, convention.envelope, parsed)
+    case 'create': {
+      const record = newRecord(document, collection, records, parsed.body, { world, profile, now })
+      world.setDocumented(collection.key, [...records, record])
+      return record
+    }
+  }
+  const id = parsed.params[collection.idParam ?? '']
+  const at = records.findIndex((record) => String(record[collection.idField]) === String(id))
+  if (at === -1) return notFound(operation)
+  const stored = records[at]!
+  const body = (parsed.body ?? {}) as Record<string, unknown>
+  const write = (record: DocumentedRecord | undefined) => {
+    const next = [...records]
+    if (record) next[at] = record
+    else next.splice(at, 1)
+    world.setDocumented(collection.key, next)
+    return record ?? stored
+  }
+  switch (convention.kind) {
+    case 'read':
+      return stored
+    case 'remove':
+      return write(undefined)
+    case 'update': {
+      const sent = Object.fromEntries(Object.entries(body).filter(([name]) => parsed.sentKeys.has(name)))
+      return write(touched(document, collection, { ...stored, ...sent }, { profile, now }))
+    }
+    case 'replace': {
+      const replaced = { ...stored, ...body, [collection.idField]: stored[collection.idField] }
+      return write(touched(document, collection, replaced, { profile, now }))
+    }
+  }
+}
+
+/** A page of a collection, in the list's envelope: `limit`/`offset` or `page`/`size` as the list declares them. */
+function listed(records: readonly DocumentedRecord[], envelope: Envelope, { query }: ServedRequest): unknown {
+  const filtered = records.filter((record) =>
+    Object.entries(query).every(
+      ([name, value]) => PAGING.has(name) || value == null || !(name in record) || record[name] === value,
+    ),
+  )
+  const size = numberOf(query.limit ?? query.size ?? query.page_size ?? query.per_page)
+  const offset =
+    numberOf(query.offset) ?? (numberOf(query.page) !== undefined && size ? (numberOf(query.page)! - 1) * size : 0)
+  const page = filtered.slice(
+    Math.max(0, offset ?? 0),
+    size === undefined ? undefined : Math.max(0, offset ?? 0) + size,
+  )
+  if (envelope.kind === 'array') return page
+  const echoed = Object.fromEntries(Object.entries(query).filter(([name]) => PAGING.has(name)))
+  return { ...echoed, [envelope.items]: page, ...(envelope.total && { [envelope.total]: filtered.length }) }
+}
+
+const PAGING = new Set(['limit', 'offset', 'page', 'size', 'page_size', 'per_page'])
+
+const numberOf = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined)
+
+/** A persona of the token's team (any team's for a super admin), from the world the persona list reads. */
+function personaById(world: World, { params, claims }: ServedRequest, collection: Collection): Persona | undefined {
+  const id = params[collection.idParam ?? '']
+  const teams = world.personasByTeam()
+  const searched = !claims || claims.is_super_admin ? [...teams.values()] : [teams.get(claims.team_id ?? '')]
+  for (const team of searched) {
+    const found = team?.ordered.find((persona) => persona.id === id)
+    if (found) return found
+  }
+  return undefined
+}
+
+/** FastAPI's `HTTPException(404)`: the detail the document's example gives, else Starlette's phrase. */
+function notFound(operation: DocumentOperation): never {
+  throw httpError(404, operation.notFoundDetail ?? 'Not Found')
+}

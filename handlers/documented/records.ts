@@ -1,0 +1,132 @@
+import type { Faker } from '@faker-js/faker'
+import { generateValue, isoTime, type GenerationContext } from '../../factories/from-schema.js'
+import { seededFaker } from '../../factories/random.js'
+import { isObject, type ServedDocument } from '../../fastapi/served/document.js'
+import type { DocumentedRecord } from '../../model/documented.js'
+import type { Profile } from '../../model/profile.js'
+import type { World } from '../../model/world.js'
+import type { Collection } from './conventions.js'
+
+/** How many records a collection nobody wrote starts with. */
+export const SEEDED_RECORDS = 5
+
+/** The random streams of served documents' records, apart from those of the mock's own (factories/). */
+const SEED_STREAM = 101
+const CREATE_STREAM = 102
+const GENERATE_STREAM = 103
+
+/** The seeded records of each collection, by document, seed and date spelling: they are the same every time. */
+const seededCache = new WeakMap<ServedDocument, Map<string, readonly DocumentedRecord[]>>()
+
+/** A collection's records in a world: those written, else those seeded for the world's seed. */
+export function recordsOf(
+  world: World,
+  document: ServedDocument,
+  collection: Collection,
+  profile: Profile,
+): readonly DocumentedRecord[] {
+  const written = world.documented(collection.key)
+  if (written) return written
+  const cache = seededCache.get(document) ?? new Map<string, readonly DocumentedRecord[]>()
+  seededCache.set(document, cache)
+  const cacheKey = `${world.seed} ${collection.key} ${profile.pydantic}`
+  let seeded = cache.get(cacheKey)
+  if (!seeded) {
+    const faker = seededFaker(world.seed, SEED_STREAM, hashOf(collection.key))
+    seeded = Array.from({ length: SEEDED_RECORDS }, (_, index) => {
+      const record = asRecord(generateValue(contextOf(document, faker, profile), collection.schema ?? {}))
+      return withIntegerId(document, collection, record, index + 1)
+    })
+    cache.set(cacheKey, seeded)
+  }
+  return seeded
+}
+
+/**
+ * A record stored from a create's body: the record schema's other fields generated (an id, the timestamps now,
+ * defaults from the document), the body's fields as validated.
+ */
+export function newRecord(
+  document: ServedDocument,
+  collection: Collection,
+  existing: readonly DocumentedRecord[],
+  body: unknown,
+  { world, profile, now }: { world: World; profile: Profile; now: number },
+): DocumentedRecord {
+  const faker = seededFaker(world.seed, CREATE_STREAM, hashOf(collection.key), existing.length, hashOf(stable(body)))
+  const generated = asRecord(generateValue({ ...contextOf(document, faker, profile), now }, collection.schema ?? {}))
+  const record = { ...generated, ...defaultsOf(document, collection), ...(isObject(body) ? body : {}) }
+  const maxId = Math.max(0, ...existing.map((stored) => Number(stored[collection.idField]) || 0))
+  return withIntegerId(document, collection, record, maxId + 1)
+}
+
+/** The record's `updated_at`-like fields set to now, as the record schema spells a timestamp. */
+export function touched(
+  document: ServedDocument,
+  collection: Collection,
+  record: DocumentedRecord,
+  { profile, now }: { profile: Profile; now: number },
+): DocumentedRecord {
+  const properties = propertiesOf(document, collection)
+  const stamps = Object.keys(properties).filter((name) => /^(updated|modified)_at$/.test(name))
+  if (stamps.length === 0) return record
+  const stamp = (name: string) =>
+    document.deref(properties[name]).type === 'integer' ? now : isoTime(now, utcSuffixOf(profile))
+  return { ...record, ...Object.fromEntries(stamps.map((name) => [name, stamp(name)])) }
+}
+
+/** A value generated from an operation's response schema, the same for the same path and seed. */
+export function generatedAnswer(
+  document: ServedDocument,
+  schema: unknown,
+  { world, profile, key, echo }: { world: World; profile: Profile; key: string; echo: Record<string, unknown> },
+): unknown {
+  const faker = seededFaker(world.seed, GENERATE_STREAM, hashOf(key))
+  return generateValue({ ...contextOf(document, faker, profile), echo }, schema ?? {})
+}
+
+function contextOf(document: ServedDocument, faker: Faker, profile: Profile): GenerationContext {
+  return { document, faker, utcSuffix: utcSuffixOf(profile) }
+}
+
+/** pydantic 1 writes an aware UTC datetime as `+00:00`, pydantic 2 as `Z`. */
+const utcSuffixOf = (profile: Profile) => (profile.pydantic === '1' ? '+00:00' : 'Z')
+
+function propertiesOf(document: ServedDocument, collection: Collection): Record<string, unknown> {
+  const properties = collection.schema ? document.deref(collection.schema).properties : undefined
+  return isObject(properties) ? properties : {}
+}
+
+function defaultsOf(document: ServedDocument, collection: Collection): Record<string, unknown> {
+  const entries = Object.entries(propertiesOf(document, collection)).flatMap(([name, property]) => {
+    const schema = isObject(property) && 'default' in property ? property : document.deref(property)
+    return 'default' in schema ? [[name, schema.default]] : []
+  })
+  return Object.fromEntries(entries)
+}
+
+/** An integer id field counts up (1, 2, ...); a uuid one was generated. */
+function withIntegerId(
+  document: ServedDocument,
+  collection: Collection,
+  record: Record<string, unknown>,
+  next: number,
+): DocumentedRecord {
+  const idSchema = document.deref(propertiesOf(document, collection)[collection.idField])
+  return idSchema.type === 'integer' ? { ...record, [collection.idField]: next } : record
+}
+
+const asRecord = (value: unknown): Record<string, unknown> => (isObject(value) ? value : { value })
+
+/** JSON with sorted keys: the same body gives the same text. */
+const stable = (value: unknown): string =>
+  JSON.stringify(value, (_, item) =>
+    isObject(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1))) : item,
+  ) ?? ''
+
+/** FNV-1a: a string as a number, to seed a stream with. */
+export function hashOf(text: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return hash
+}
