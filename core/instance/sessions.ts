@@ -106,7 +106,8 @@ export class Sessions {
   ) {
     budget?.watch({
       worlds: () => this.#worlds(),
-      otherBytes: () => this.#instances().reduce((sum, { journal, recorder }) => sum + journal.bytes + recorder.bytes, 0),
+      otherBytes: () =>
+        this.#instances().reduce((sum, { journal, recorder }) => sum + journal.bytes + recorder.bytes, 0),
       evictOne: () => this.#evictOne(),
     })
   }

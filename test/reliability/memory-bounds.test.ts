@@ -56,7 +56,9 @@ it('refuses an uploaded snapshot past the budget with 503, and answers on', asyn
     fetch(`${url}/__mock/snapshots/s${i}`, { method: 'PUT', headers: json, body: state }),
   )
   expect(refused.accepted).toBeGreaterThan(5)
-  expect(refused.detail).toMatch(/^Not enough memory for this snapshot .*of 16 MB in use\).*delete snapshots.*--max-memory/)
+  expect(refused.detail).toMatch(
+    /^Not enough memory for this snapshot .*of 16 MB in use\).*delete snapshots.*--max-memory/,
+  )
   await expectAlive(url)
   const listed = (await (await fetch(`${url}/__mock/snapshots`)).json()) as { snapshots: unknown[] }
   expect(listed.snapshots, 'the refused one is not kept').toHaveLength(refused.accepted)
@@ -67,7 +69,9 @@ it('refuses an uploaded snapshot past the budget with 503, and answers on', asyn
 
 it('refuses records a world would store past the budget with 503, and answers on', async () => {
   const { url, fixtures } = await start()
-  const batch = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ team_id: fixtures.teams[0]!.id, name: `p${i}` })))
+  const batch = JSON.stringify(
+    Array.from({ length: 5000 }, (_, i) => ({ team_id: fixtures.teams[0]!.id, name: `p${i}` })),
+  )
   // 5,000 personas a batch (about 4 MB of heap): 40 batches would take more than the heap.
   const refused = await untilRefused(40, () =>
     fetch(`${url}/__mock/records/personas`, { method: 'POST', headers: json, body: batch }),
@@ -101,8 +105,7 @@ it('lets the least recently used sessions go as their journals and contracts fil
     }
   }
   await expectAlive(url)
-  const kept = ((await (await fetch(`${url}/__mock/sessions`)).json()) as { sessions: Array<{ key: string }> })
-    .sessions
+  const kept = ((await (await fetch(`${url}/__mock/sessions`)).json()) as { sessions: Array<{ key: string }> }).sessions
   expect(kept.length, 'some sessions were let go, though --sessions is 1000').toBeLessThan(sessions)
   expect(kept.length).toBeGreaterThan(0)
   expect(kept.at(-1)!.key, 'never the newest').toBe(`s${sessions - 1}`)
