@@ -4,6 +4,8 @@ import { createHandlers } from '../handlers/index.js'
 import { MockHandle, seedInstance, type MockOptions } from '../core/instance/handle.js'
 import type { MockInstance } from '../core/instance/instance.js'
 import { listen, type UnhandledRequestStrategy } from './msw-adapter.js'
+import { forwardHandlers } from './forward.js'
+import { forwardRoutes, type ForwardOptions, type ForwardTimeouts } from '../core/forward-routes.js'
 
 export interface MockServerOptions extends MockOptions {
   /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
@@ -12,6 +14,13 @@ export interface MockServerOptions extends MockOptions {
   maxBodyBytes?: number
   /** What a request no handler answers does (another origin). @default 'error' */
   onUnhandledRequest?: UnhandledRequestStrategy
+  /**
+   * Path prefixes of `baseUrl` sent on to a real server with `fetch`, ahead of the mock's operations, e.g.
+   * `{ '/v1/agents': 'http://127.0.0.1:8000' }`. The answer comes back decoded (fetch undoes a content-encoding).
+   */
+  forward?: ForwardOptions
+  /** Bounds on a forwarded server's time (their sum bounds the whole exchange here): 504 past it. */
+  forwardTimeouts?: Partial<ForwardTimeouts>
 }
 
 /** Whether a mock server of this module intercepts fetch right now (only one may). */
@@ -33,6 +42,7 @@ export class MockServer extends MockHandle {
     this.baseUrl = new URL(options.baseUrl ?? 'http://localhost').origin
     const { profile, jwtSecret, baseUrl } = this
     this.server = setupServer(
+      ...forwardHandlers(forwardRoutes(options.forward), this.baseUrl, instance, options.forwardTimeouts),
       ...createHandlers({
         instance,
         profile,

@@ -14,6 +14,7 @@ import type { WorldOptions } from '../factories/world.js'
 import type { Profile } from '../model/profile.js'
 import { handlersOf } from '../handlers/index.js'
 import { serveDocsAssets } from './docs.js'
+import { forwardingMiddleware } from './forwarding.js'
 import { requestLogger, type Logger } from './logger.js'
 import { type BeforeSend, type MiddlewareOptions, mockMiddleware, send } from './middleware.js'
 import type { AppOptions } from './options.js'
@@ -58,7 +59,16 @@ export async function createMockAppWith(settings: AppSettings): Promise<MockApp>
   let overrides: RequestHandler[] = []
   const beforeSend: MockApp['beforeSend'] = []
   const afterResponse: Array<() => void> = []
-  const app = expressApp(settings.logger, {
+  const forwarding = settings.forward.length
+    ? forwardingMiddleware(settings.forward, {
+        timeouts: settings.forwardTimeouts,
+        maxBodyBytes: settings.core.maxBodyBytes,
+        transport: settings.core.sessionTransport,
+        instanceFor: core.settings.instanceFor,
+        primary: sessions.primary,
+      })
+    : undefined
+  const app = expressApp(settings.logger, forwarding, {
     handlers: () => (overrides.length ? [...overrides, ...mockHandlers] : mockHandlers),
     beforeSend: (request) => (beforeSend.length > 1 ? inTurn(beforeSend, request) : beforeSend[0]?.(request)),
     afterResponse: () => {
@@ -102,8 +112,15 @@ async function seededSessions(settings: AppSettings): Promise<Sessions> {
   return new Sessions(primary, () => seeded(primary.worldOptions), settings.sessionLimit, budget)
 }
 
-/** msw's worker script and the docs' assets, then the mock's middleware, then FastAPI's 404 and 500. */
-function expressApp(logger: Logger, middleware: MiddlewareOptions): Express {
+/**
+ * msw's worker script and the docs' assets, then the forwarded prefixes (ahead of the mock: asked for by name),
+ * then the mock's middleware, then FastAPI's 404 and 500.
+ */
+function expressApp(
+  logger: Logger,
+  forwarding: ReturnType<typeof forwardingMiddleware> | undefined,
+  middleware: MiddlewareOptions,
+): Express {
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
@@ -111,6 +128,7 @@ function expressApp(logger: Logger, middleware: MiddlewareOptions): Express {
   if (logRequests) app.use((req, res, next) => (logRequests(req, res), next()))
   app.get(WORKER_SCRIPT_PATH, (_req, res) => res.type('text/javascript').sendFile(workerScriptPath()))
   serveDocsAssets(app)
+  if (forwarding) app.use((req, res, next) => void forwarding(req, res, next))
   app.use(mockMiddleware(middleware))
   app.use(answerUnclaimed)
   app.use((error: unknown, req: IncomingMessage, res: ServerResponse, _next: () => void) => {

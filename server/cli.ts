@@ -13,7 +13,8 @@ import { loadConfig } from './config-file.js'
 import { boundHeapGrowth, defaultMemoryBudget } from './heap.js'
 import { quietLogger } from './logger.js'
 import { packageVersion } from './package-info.js'
-import { registerProxyCommand } from './proxy/command.js'
+import { addTimeoutOptions, registerProxyCommand, timeoutsOf } from './proxy/command.js'
+import { parseForward } from './forwarding.js'
 import type { ServerOptions } from './options.js'
 import { DEFAULT_HOST, DEFAULT_PORT, resolveServerSettings } from './settings.js'
 import { startServerWith, type RunningServer } from './start.js'
@@ -104,6 +105,11 @@ const program = new Command('agent-console-mock')
   )
   .option('--config <file>', 'a JS or TS file exporting scenarios: [defineScenario({ name, description, apply })]')
   .option('-q, --quiet', 'log errors only, not every request')
+  .option(
+    '--forward <prefix=url...>',
+    'send requests under this path prefix to a real server, answered byte for byte (ahead of the mock), e.g. /v1/agents=http://127.0.0.1:8000',
+  )
+addTimeoutOptions(program)
   .addHelpText(
     'after',
     '\nEnvironment: PORT (the port, when --port is not given), AGENT_CONSOLE_MOCK_JWT_SECRET (sign and check tokens with this secret instead of the development one).',
@@ -129,6 +135,7 @@ const program = new Command('agent-console-mock')
         stateFileConflict: running.stateFileConflict,
       }),
     )
+    for (const { prefix, target } of settings.forward) console.log(`forwarded: ${prefix} -> ${target.origin}`)
     process.once('SIGINT', () => void stop(running, 'SIGINT'))
     process.once('SIGTERM', () => void stop(running, 'SIGTERM'))
   })
@@ -162,6 +169,8 @@ async function serverOptions(options: OptionValues): Promise<ServerOptions> {
     logger: options.quiet ? quietLogger() : consoleLogger,
     scenario: options.scenario,
     scenarios: config?.scenarios,
+    forward: options.forward ? parseForward(options.forward) : undefined,
+    forwardTimeouts: timeoutsOf(options),
   }
 }
 

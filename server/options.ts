@@ -1,7 +1,9 @@
 import type { InstanceOptions } from '../core/instance/instance.js'
 import type { Scenario } from '../core/scenarios/index.js'
 import type { ProfileOptions } from '../model/profile.js'
+import type { ForwardOptions } from '../core/forward-routes.js'
 import type { Logger } from './logger.js'
+import type { ForwardTimeouts } from './proxy/forward.js'
 
 /** What `createMockApp` is given; server/settings.ts says what is taken where an option is left out. */
 export interface AppOptions extends InstanceOptions {
@@ -31,6 +33,13 @@ export interface AppOptions extends InstanceOptions {
   scenario?: string | readonly string[]
   /** Scenarios of your own (`defineScenario`, `--config`), beside the built-in ones. */
   scenarios?: readonly Scenario[]
+  /**
+   * Path prefixes sent on to a real server and answered byte for byte (`--forward`), ahead of the mock's own
+   * operations, e.g. `{ '/v1/agents': 'http://127.0.0.1:8000' }`.
+   */
+  forward?: ForwardOptions
+  /** Bounds on a forwarded server's time to connect and to answer (504 past them). @default 10 s and 60 s */
+  forwardTimeouts?: Partial<ForwardTimeouts>
 }
 
 /** What `startServer` is given: an app's options, where to listen, and the state file to keep. */

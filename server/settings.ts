@@ -4,9 +4,11 @@ import type { Scenario } from '../core/scenarios/index.js'
 import { resolveCoreConfig, type CoreConfig } from '../core/settings.js'
 import { checkWorldOptions, type WorldOptions } from '../factories/world.js'
 import { checkControlToken, controlTokenFor, ownHostNames } from './exposure.js'
+import { forwardRoutes, type ForwardRoute } from '../core/forward-routes.js'
 import { defaultMemoryBudget } from './heap.js'
 import type { Logger } from './logger.js'
 import type { AppOptions, ServerOptions } from './options.js'
+import type { ForwardTimeouts } from './proxy/forward.js'
 
 export const DEFAULT_PORT = 4010
 export const DEFAULT_HOST = '127.0.0.1'
@@ -24,6 +26,9 @@ export interface AppSettings {
   logger: Logger
   /** The core's settings but the sessions it serves: every path claimed, CORS and a control guard. */
   core: CoreConfig & { controlGuard: ControlGuard }
+  /** Prefixes forwarded to real servers, longest first. */
+  forward: ForwardRoute[]
+  forwardTimeouts: Partial<ForwardTimeouts>
 }
 
 /** A server's settings: its app's, where it listens and the state file it keeps. */
@@ -80,6 +85,8 @@ function resolveAppWith(options: AppOptions, guardFor: (jwtSecret: string) => Co
     startScenarios: core.scenarios.resolve(options.scenario),
     logger,
     core: { ...core, controlGuard: guardFor(core.jwtSecret) },
+    forward: forwardRoutes(options.forward),
+    forwardTimeouts: { ...options.forwardTimeouts },
   }
 }
 

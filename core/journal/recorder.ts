@@ -137,18 +137,22 @@ export class ContractRecorder {
   }
 }
 
-/** 53 bits of the request line and 53 of the body (cyrb53 each): requests alike in both are, here, the same. */
+/**
+ * 53 bits of the request line and 53 of the body (cyrb53 each): requests alike in both are, here, the same.
+ * Every request the API answers is keyed, so values are read by index: a generator of the line's
+ * character codes cost ~10 µs a request, a sixth of the mock's own work on a persona list.
+ */
 function requestKey(line: string, body: Uint8Array | undefined): string {
-  const codes = function* () {
-    for (let i = 0; i < line.length; i++) yield line.charCodeAt(i)
-  }
-  return `${cyrb53(codes())}:${body ? `${body.byteLength}:${cyrb53(body)}` : ''}`
+  const bodyKey = body ? `${body.byteLength}:${cyrb53(body.length, (i) => body[i] as number)}` : ''
+  return `${cyrb53(line.length, (i) => line.charCodeAt(i))}:${bodyKey}`
 }
 
-function cyrb53(values: Iterable<number>): string {
+/** cyrb53 of `length` values, the i-th being `at(i)`. */
+function cyrb53(length: number, at: (index: number) => number): string {
   let h1 = 0xdeadbeef
   let h2 = 0x41c6ce57
-  for (const value of values) {
+  for (let i = 0; i < length; i++) {
+    const value = at(i)
     h1 = Math.imul(h1 ^ value, 2654435761)
     h2 = Math.imul(h2 ^ value, 1597334677)
   }

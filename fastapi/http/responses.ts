@@ -74,7 +74,7 @@ export const encodedJsonResponse = (status: number, json: string, headers: Recor
 const RESULTS_OPEN = utf8.encode('{"results":[')
 const ARRAY_OPEN = utf8.encode('[')
 const ARRAY_CLOSE = utf8.encode(']')
-const COMMA = utf8.encode(',')
+const COMMA_BYTE = 0x2c // ','
 
 /** JSON already written: remembered as UTF-8 bytes, or text written just now. */
 export type EncodedJson = Uint8Array | string
@@ -101,11 +101,12 @@ function joinJson(open: Uint8Array, items: readonly EncodedJson[], close: Uint8A
   const bytes = new Uint8Array(room)
   bytes.set(open, 0)
   let offset = open.byteLength
-  items.forEach((item, index) => {
-    if (index > 0) bytes.set(COMMA, offset++)
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index] as EncodedJson
+    if (index > 0) bytes[offset++] = COMMA_BYTE
     if (typeof item === 'string') offset += utf8.encodeInto(item, bytes.subarray(offset)).written
     else bytes.set(item, offset), (offset += item.byteLength)
-  })
+  }
   bytes.set(close, offset)
   return bytes.subarray(0, offset + close.byteLength)
 }

@@ -33,17 +33,17 @@ export type DecodeResult =
  * Decodes a JSON request body exactly like CPython 3.11's `json.loads(bytes)`.
  *
  * FastAPI never calls `json.loads` on an empty body (it counts as missing); if given one this
- * returns `Expecting value` at 0, as Python would.
+ * returns `Expecting value` at 0, as Python would. `maxDepth` replaces {@link MAX_JSON_DEPTH}.
  *
  * @example
  * decodeJsonBody(new TextEncoder().encode('{"values": [],}'))
  * // { ok: false, kind: 'json', msg: 'Expecting property name enclosed in double quotes', pos: 14 }
  */
-export function decodeJsonBody(bytes: Uint8Array): DecodeResult {
+export function decodeJsonBody(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): DecodeResult {
   const text = decodePythonText(bytes)
   if (text === null) return { ok: false, kind: 'unparseable' }
   try {
-    return { ok: true, value: new JsonScanner(text).decodeDocument() }
+    return { ok: true, value: new JsonScanner(text, maxDepth).decodeDocument() }
   } catch (error) {
     if (error instanceof JsonDecodeError) {
       return { ok: false, kind: 'json', msg: error.msg, pos: error.pos }

@@ -59,7 +59,11 @@ export class JsonScanner {
   /** The index after the last thing read (`*next_idx_ptr` in C). */
   #next = 0
 
-  constructor(text: Uint32Array) {
+  /** `maxDepth`: where nesting fails (a state file nests the API's records a few levels deeper). */
+  constructor(
+    text: Uint32Array,
+    private readonly maxDepth = MAX_JSON_DEPTH,
+  ) {
     this.#text = text
   }
 
@@ -126,7 +130,7 @@ export class JsonScanner {
 
   /** `_Py_EnterRecursiveCall`, approximated by {@link MAX_JSON_DEPTH}. */
   #enterContainer(): void {
-    if (this.#open.length + 1 > MAX_JSON_DEPTH) {
+    if (this.#open.length + 1 > this.maxDepth) {
       throw new UnparseableJsonError('maximum recursion depth exceeded while decoding JSON')
     }
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { MAX_PERSONAS_PER_TEAM } from '../world.js'
-import { decodeJsonBody } from '../../fastapi/python/json-decode.js'
+import { decodeJsonBody, MAX_JSON_DEPTH } from '../../fastapi/python/json-decode.js'
 import { encodePythonJson } from '../../fastapi/python/json-encode.js'
 import { PyDict, PyFloat, type PyValue } from '../../fastapi/python/value.js'
 import { DemographicDimension, DemographicValue, Persona, Policy, PolicyRule, Team } from '../schemas.js'
@@ -8,6 +8,14 @@ import type { WorldContents } from '../world.js'
 
 export const STATE_FORMAT = 'agent-console-mock/state'
 export const STATE_VERSION = 1
+
+/**
+ * How deep a state (and a line of the state file's log) may nest: as deep as any body the API
+ * and the control API take (a record's field holds what a body nested at most {@link MAX_JSON_DEPTH}
+ * deep), plus the levels a state wraps a record's fields in (the document, `world`, the collection's
+ * array, the record). Whatever was answered 2xx can be loaded again.
+ */
+export const STATE_JSON_DEPTH = MAX_JSON_DEPTH + 4
 
 /** A whole world as a state file holds it. */
 export interface WorldState {
@@ -60,7 +68,7 @@ export function serializeState(state: WorldState): string {
  * @throws StateError saying what is wrong and where (at most five problems listed).
  */
 export function parseState(text: string): WorldState {
-  const decoded = decodeJsonBody(new TextEncoder().encode(text))
+  const decoded = decodeJsonBody(new TextEncoder().encode(text), STATE_JSON_DEPTH)
   if (!decoded.ok) {
     throw new StateError(
       decoded.kind === 'json'

@@ -8,6 +8,7 @@ import {
   parseState,
   refuseContradictions,
   STATE_FORMAT,
+  STATE_JSON_DEPTH,
   StateFile,
   toPlain,
   type WorldState,
@@ -131,7 +132,7 @@ const utf8 = new TextEncoder()
 
 /** One value of the text, by the Python decoder (as `parseState` decodes the whole). */
 function decodeSpan(text: string, [start, end]: Span): PyValue {
-  const decoded = decodeJsonBody(utf8.encode(text.slice(start, end)))
+  const decoded = decodeJsonBody(utf8.encode(text.slice(start, end)), STATE_JSON_DEPTH)
   if (!decoded.ok) throw new Unusual()
   return decoded.value
 }

@@ -2,6 +2,7 @@ import { Query } from '@msw/data'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { putBack } from '../../model/msw-data-internals.js'
 import { COLLECTION_NAMES, type CollectionName, type World } from '../../model/world.js'
+import { STATE_JSON_DEPTH } from '../../model/state/index.js'
 import { decodeJsonBody } from '../../fastapi/python/json-decode.js'
 import { encodePythonJson } from '../../fastapi/python/json-encode.js'
 import { PyDict, PyFloat, type PyValue } from '../../fastapi/python/value.js'
@@ -82,7 +83,7 @@ function stored(world: World, name: CollectionName, records: readonly object[]):
  * @throws Error when the line is not a logged change, or a record does not fit
  */
 export async function replay(instance: MockInstance, json: string): Promise<void> {
-  const decoded = decodeJsonBody(new TextEncoder().encode(json))
+  const decoded = decodeJsonBody(new TextEncoder().encode(json), STATE_JSON_DEPTH)
   const change = (decoded.ok ? toPlain(decoded.value) : undefined) as { stored?: CollectionName; records?: never[] }
   if (!COLLECTION_NAMES.includes(change?.stored as never) || !Array.isArray(change.records))
     throw new Error('not a change of an agent-console-mock log')

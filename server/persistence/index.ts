@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises'
+import { writeFileAtomically } from '../../verify/atomic-write.js'
 import { realFilePath } from './real-path.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { StateLock } from './lock.js'
@@ -56,15 +58,24 @@ export class StatePersistence {
   async load(): Promise<boolean> {
     await checkWritable(this.realPath, this.logPath)
     const lock = StateLock.acquire(`${this.realPath}.lock`, this.path, `${this.path}.lock`)
-    this.#lock = await lock.catch((error: NodeJS.ErrnoException) => {
-      if (!error.code) throw error
-      throw new Error(`${this.path} cannot be written: ${error.message}. ${writableAdvice(error.code)}`)
-    })
+    this.#lock = await lock.catch(this.#cannotWrite())
     try {
       await removeStaleTemporaries(this.realPath)
       const loaded = await loadState(this.realPath, this.logPath, this.instance)
-      if (loaded.torn) this.onError(`${this.logPath}: dropped ${loaded.torn} line(s) of a write cut short`, '')
-      await this.#writer.start(loaded.snapshot, loaded.log, !!loaded.snapshot && loaded.replayed + loaded.torn > 0)
+      // The lines dropped were never answered; the log as found is kept for whoever wants to see them.
+      if (loaded.torn) {
+        const aside = `${this.logPath}.torn`
+        await writeFileAtomically(aside, await readFile(this.logPath)).catch(this.#cannotWrite(`keeping ${aside}`))
+        this.onError(
+          `${this.logPath}: dropped ${loaded.torn} line(s) of a write cut short (never answered); ` +
+            `the log as found is kept in ${aside}`,
+          '',
+        )
+      }
+      const compact = !!loaded.snapshot && loaded.replayed + loaded.torn > 0
+      await this.#writer
+        .start(loaded.snapshot, loaded.log, compact)
+        .catch(this.#cannotWrite(compact ? `compacting ${this.logPath} into it` : `starting ${this.logPath}`))
       watchChanges(this.instance, (change) => this.#closed || this.#writer.changed(change))
       return loaded.snapshot !== undefined
     } catch (error) {
@@ -102,6 +113,15 @@ export class StatePersistence {
         `(the last: ${(this.#writer.lastFailure as Error)?.message}): they were undone and answered 503. ` +
         'Every change answered 2xx is kept.',
     )
+  }
+
+  /** A system error of the start's own writes (`step`), as one that names the file and says what to do. */
+  #cannotWrite(step?: string) {
+    return (error: NodeJS.ErrnoException): never => {
+      if (!error.code) throw error
+      const what = step ? `${step} at start failed (${error.message})` : error.message
+      throw new Error(`${this.path} cannot be written: ${what}. ${writableAdvice(error.code)}`)
+    }
   }
 
   async #release(): Promise<void> {

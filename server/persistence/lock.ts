@@ -1,99 +1,83 @@
-import { readFileSync, realpathSync } from 'node:fs'
-import { link, readFile, rename, rm, writeFile } from 'node:fs/promises'
+/// <reference path="./fs-native-extensions.d.ts" />
+import { type FileHandle, open } from 'node:fs/promises'
 import { hostname } from 'node:os'
-import { basename, dirname, join } from 'node:path'
 
-/** What a lock file holds: who took it. `start` tells a live holder from a later process given its id. */
+/** What a lock file says: who took it last. For messages only: the lock itself is the kernel's. */
 interface Holder {
   pid: number
-  start: string | null
   host: string
 }
 
-/** Lock files this process holds: a second server in the same process is refused as one in another would be. */
-const heldHere = new Set<string>()
-/** One name per lock file, however its path is spelled (relative, through a link to its folder). */
-function keyOf(path: string): string {
-  try {
-    return join(realpathSync(dirname(path)), basename(path))
-  } catch {
-    return path // the folder is gone: no other name can reach it
-  }
-}
-
 /**
- * One server per state file: `<file>.lock` names the process that holds it. Taking it is a
- * `link` of a whole file (never a half-written lock); a lock whose process is gone (a kill -9)
- * is taken over; a live holder is named in the refusal.
+ * One server per state file: `<file>.lock`, locked by the operating system while the server has it
+ * open (`fs-native-extensions`: an open-file-description lock on Linux, `flock` on macOS,
+ * `LockFileEx` on Windows). The kernel frees it when the process ends, however it ends: a kill -9,
+ * a zombie nobody reaps, a container recreated under another host name. So a lock is never stale,
+ * and a second open of the file, in this process or another, is refused while it is held.
+ *
+ * The file is never removed: a server that removed it could let two others each lock a file of
+ * the same name. It names its holder (process id and host) for the refusal's message.
  */
 export class StateLock {
-  private constructor(
-    readonly path: string,
-    private readonly mine: string,
-  ) {}
+  private constructor(private readonly handle: FileHandle) {}
 
   /**
    * @throws Error saying which process holds the lock, when one does
-   * @example const lock = await StateLock.acquire('state.json.lock'); ...; await lock.release()
+   * @example const lock = await StateLock.acquire('state.json.lock', 'state.json'); ...; await lock.release()
    */
   static async acquire(path: string, stateFile: string, shown: string = path): Promise<StateLock> {
-    const mine = JSON.stringify({ pid: process.pid, start: startOf(process.pid), host: hostname() } satisfies Holder)
-    const temporary = `${path}.${process.pid}.tmp`
+    const { tryLock } = await kernelLocks(stateFile)
+    const handle = await open(path, 'a+')
+    let locked = false
     try {
-      await writeFile(temporary, mine)
-      for (let attempt = 0; attempt < 5; attempt++) {
-        try {
-          await link(temporary, path)
-          heldHere.add(keyOf(path))
-          return new StateLock(path, mine)
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-        }
-        const text = await readFile(path, 'utf8').catch(() => undefined)
-        if (text === undefined) continue // released meanwhile
-        const holder = parseHolder(text)
-        if (!holder)
-          throw new Error(`${shown} is not a lock of agent-console-mock: remove it if no server uses ${stateFile}.`)
-        if (isAlive(holder, path)) throw new Error(inUse(stateFile, shown, holder))
-        await takeOver(path, text)
-      }
-      throw new Error(`${shown} changed hands again and again: another server is starting on ${stateFile}.`)
+      locked = tryLock(handle.fd)
+      if (!locked) throw new Error(inUse(stateFile, shown, parseHolder(await handle.readFile('utf8').catch(() => ''))))
     } finally {
-      await rm(temporary, { force: true })
+      if (!locked) await handle.close()
     }
+    const mine = JSON.stringify({ pid: process.pid, host: hostname() } satisfies Holder)
+    // Only says who holds the lock: a disk too full for it must not keep the server from starting.
+    await handle
+      .truncate(0)
+      .then(() => handle.write(mine))
+      .catch(() => undefined)
+    return new StateLock(handle)
   }
 
-  /** Gives the lock up (only if it is still this process's). */
+  /** Gives the lock up: closing the file frees it. */
   async release(): Promise<void> {
-    heldHere.delete(keyOf(this.path))
-    const text = await readFile(this.path, 'utf8').catch(() => undefined)
-    if (text === this.mine) await rm(this.path, { force: true })
+    await this.handle.truncate(0).catch(() => undefined)
+    await this.handle.close()
   }
-}
-
-function inUse(stateFile: string, path: string, holder: Holder): string {
-  const who = holder.pid === process.pid ? 'this process' : `process ${holder.pid}`
-  const where = holder.host === hostname() ? '' : ` on ${holder.host}`
-  return (
-    `${stateFile} is in use by another agent-console-mock server (${who}${where} holds ${path}). ` +
-    'Stop that server first, or pass another --state-file.'
-  )
 }
 
 /**
- * Moves a dead holder's lock aside, then makes sure it was that one: two starters may both find
- * it dead, and the second must not throw away the lock the first just took.
+ * The native addon, loaded by the first state file only (a server without one runs where it has no
+ * build: it ships Linux glibc, macOS and Windows builds).
  */
-async function takeOver(path: string, stale: string): Promise<void> {
-  const aside = `${path}.${process.pid}.stale`
+async function kernelLocks(stateFile: string): Promise<typeof import('fs-native-extensions')> {
   try {
-    await rename(path, aside)
+    return await import('fs-native-extensions')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw error
+    throw new Error(
+      `${stateFile} cannot be locked: fs-native-extensions, which takes the lock, does not load here ` +
+        `(${(error as Error).message.split('\n')[0]}). Run without --state-file, or on Linux with glibc, macOS or Windows.`,
+    )
   }
-  if ((await readFile(aside, 'utf8')) !== stale) await link(aside, path).catch(() => undefined)
-  await rm(aside, { force: true })
+}
+
+function inUse(stateFile: string, path: string, holder: Holder | undefined): string {
+  const who =
+    holder === undefined
+      ? 'another process'
+      : holder.pid === process.pid && holder.host === hostname()
+        ? 'this process'
+        : `process ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}`
+  return (
+    `${stateFile} is in use by another agent-console-mock server (${who} holds ${path}). ` +
+    'Stop that server, or pass another --state-file. The system frees the lock when its process ends, ' +
+    `even by kill -9, so a lock is never left behind: \`fuser -v ${path}\` (or \`lsof ${path}\`) shows what holds it.`
+  )
 }
 
 function parseHolder(text: string): Holder | undefined {
@@ -102,36 +86,5 @@ function parseHolder(text: string): Holder | undefined {
     return Number.isInteger(holder.pid) && typeof holder.host === 'string' ? holder : undefined
   } catch {
     return undefined
-  }
-}
-
-/** Whether the lock's process still runs: another host's cannot be seen, so it counts as running. */
-function isAlive(holder: Holder, path: string): boolean {
-  if (holder.host !== hostname()) return true
-  if (holder.pid === process.pid) return heldHere.has(keyOf(path))
-  if (!isRunning(holder.pid)) return false
-  // The id may have been given to a later process (a container restarted): its start time differs.
-  const start = startOf(holder.pid)
-  return holder.start === null || start === null || start === holder.start
-}
-
-/** Whether a process of this id exists (signal 0 only checks). */
-export function isRunning(pid: number): boolean {
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/** When the process started (Linux: clock ticks since boot, from /proc); null where that cannot be read. */
-function startOf(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null
-  } catch {
-    return null
   }
 }

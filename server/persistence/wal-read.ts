@@ -40,8 +40,9 @@ export class LogDamaged extends Error {
 
 /**
  * Reads a log; undefined when there is none. A bad line (checksum, shape) and what follows it are
- * dropped when they all belong to one flush: the last one, which a kill cut short and nobody was told of.
- * @throws LogDamaged when a line of a later flush follows a bad line (an acknowledged line is damaged)
+ * dropped when they are what a write cut short leaves of the last flush, which nobody was told of.
+ * @throws LogDamaged when anything else is bad: a line of another flush, two lines cut short, a
+ *   log converted to CRLF (acknowledged lines are damaged)
  */
 export async function readLog(path: string): Promise<LogContents | undefined> {
   let text: string
@@ -56,12 +57,7 @@ export async function readLog(path: string): Promise<LogContents | undefined> {
   const entries = lines.map((raw, index) => (index === lines.length - 1 ? undefined : parseLine(raw)))
   const bad = entries.findIndex((entry, index) => entry === undefined && !(index === lines.length - 1 && !lines[index]))
   const whole = (bad === -1 ? entries.slice(0, -1) : entries.slice(0, bad)) as Array<{ group: number; json: string }>
-  if (bad !== -1) {
-    // The cut flush: the bad line's own group when it can still be read, else the one after the last whole line.
-    const flush = Number(/^[0-9a-f]{16} (\d+) /.exec(lines[bad]!)?.[1] ?? (whole.at(-1)?.group ?? -1) + 1)
-    const later = entries.findIndex((entry, index) => index > bad && entry !== undefined && entry.group !== flush)
-    if (later !== -1) throw new LogDamaged(`line ${bad + 1} is damaged, and line ${later + 1} was written after it`)
-  }
+  if (bad !== -1) refuseDamage(lines, entries, bad, whole.at(-1)?.group, text.includes('\r\n'))
   const torn = bad === -1 ? 0 : lines.length - bad - (lines.at(-1) ? 0 : 1)
   const size = whole.reduce((bytes, _, index) => bytes + Buffer.byteLength(lines[index]!) + 1, 0)
   const contents: LogContents = { changes: [], checkpoints: [], torn, size, group: whole.at(-1)?.group ?? 0 }
@@ -77,6 +73,41 @@ export async function readLog(path: string): Promise<LogContents | undefined> {
     else contents.changes.push(json)
   }
   return contents
+}
+
+/**
+ * Throws unless the lines from the first bad one on are what a write cut short leaves of the last
+ * flush: its first lines whole, then one line cut short (zeros may follow, or fill a hole: space
+ * the file system gave and the write never filled). Anything else damaged lines that were answered.
+ */
+function refuseDamage(
+  lines: readonly string[],
+  entries: ReadonlyArray<{ group: number } | undefined>,
+  bad: number,
+  lastWhole: number | undefined,
+  crlf: boolean,
+): void {
+  const flushOf = (index: number) => entries[index]?.group ?? groupOf(lines[index]!)
+  // The cut flush: the bad line's own when it can still be read, else the one after the last whole line.
+  const flush = flushOf(bad) ?? (lastWhole ?? -1) + 1
+  const damaged = (what: string) =>
+    new LogDamaged(crlf ? `${what} (its lines end in \\r\\n: converted to CRLF?)` : what)
+  if (lastWhole === undefined ? flush !== 0 : flush !== lastWhole && flush !== lastWhole + 1)
+    throw damaged(`line ${bad + 1} is damaged, and belongs to flush ${flush}, not the last one`)
+  let cut: number | undefined
+  for (let index = bad; index < lines.length; index++) {
+    const group = flushOf(index)
+    if (group !== undefined && group !== flush)
+      throw damaged(`line ${bad + 1} is damaged, and line ${index + 1} was written after it`)
+    if (entries[index] !== undefined || !lines[index]!.replaceAll('\0', '')) continue
+    if (cut !== undefined) throw damaged(`lines ${cut + 1} and ${index + 1} are damaged: a write cut short leaves one`)
+    cut = index
+  }
+}
+
+const groupOf = (raw: string): number | undefined => {
+  const group = /^[0-9a-f]{16} (\d+) /.exec(raw)?.[1]
+  return group === undefined ? undefined : Number(group)
 }
 
 function parseLine(raw: string): { group: number; json: string } | undefined {

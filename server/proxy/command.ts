@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { InvalidArgumentError, type Command } from 'commander'
+import { InvalidArgumentError, type Command, type OptionValues } from 'commander'
 import type { ProfileFile } from '../../verify/profile/settings.js'
 import type { Violation } from '../../verify/judge/index.js'
 import type { JournalEntry } from '../../core/journal/journal.js'
+import { DEFAULT_FORWARD_TIMEOUTS, type ForwardTimeouts } from './forward.js'
 import { DEFAULT_PROXY_PORT, startProxy } from './index.js'
 
 const HELP_AFTER = `
@@ -28,6 +29,34 @@ const bytes = (text: string) => {
   return Number(text)
 }
 
+/** A timeout option's milliseconds: 1 ms to 1 hour. */
+export const milliseconds = (name: string) => (text: string) => {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > 3_600_000)
+    throw new InvalidArgumentError(`${name} must be an integer from 1 to 3600000 (milliseconds).`)
+  return Number(text)
+}
+
+/** The options bounding the target's time, shared by `proxy` and the server's `--forward`. */
+export function addTimeoutOptions(command: Command): Command {
+  return command
+    .option(
+      '--connect-timeout <ms>',
+      `milliseconds the target has to accept a connection: past them, 504 (default: ${DEFAULT_FORWARD_TIMEOUTS.connectTimeoutMs})`,
+      milliseconds('--connect-timeout'),
+    )
+    .option(
+      '--answer-timeout <ms>',
+      `milliseconds the target has, once connected, to send its whole answer: past them, 504 (default: ${DEFAULT_FORWARD_TIMEOUTS.answerTimeoutMs})`,
+      milliseconds('--answer-timeout'),
+    )
+}
+
+/** The timeouts the options give (those not given take their default). */
+export const timeoutsOf = (options: OptionValues): Partial<ForwardTimeouts> => ({
+  ...(options.connectTimeout && { connectTimeoutMs: options.connectTimeout }),
+  ...(options.answerTimeout && { answerTimeoutMs: options.answerTimeout }),
+})
+
 const targetUrl = (text: string) => {
   if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol))
     throw new InvalidArgumentError('--target must be an http:// or https:// URL.')
@@ -52,7 +81,7 @@ function profileFile(path: string): ProfileFile {
  * @example registerProxyCommand(program); await program.parseAsync()
  */
 export function registerProxyCommand(program: Command): Command {
-  return program
+  const command = program
     .command('proxy')
     .description('Forward the API to a real server, journal the traffic and flag answers that break the contract.')
     .requiredOption('--target <url>', 'the server to forward to, e.g. https://staging.example.com', targetUrl)
@@ -70,40 +99,42 @@ export function registerProxyCommand(program: Command): Command {
     )
     .option(
       '--record <file>',
-      'write the recorded contract of the traffic to this file on stop (verify --replay reads it)',
+      'keep the recorded contract of the traffic in this file (verify --replay reads it): rewritten whole at most once a second, and on stop',
     )
     .option('-q, --quiet', 'log errors only, not every request')
     .addHelpText('after', HELP_AFTER)
-    .action(async (options) => {
-      const proxy = await startProxy({
-        target: options.target,
-        port: options.port ?? DEFAULT_PROXY_PORT,
-        host: options.host,
-        profile: options.profile ? profileFile(options.profile) : undefined,
-        allowOrigins: options.allowOrigin,
-        allowedHosts: options.allowedHost,
-        controlToken: options.controlToken,
-        maxBodyBytes: options.maxBodyBytes,
-        record: options.record,
-        onExchange: options.quiet ? undefined : logExchange,
-      })
-      console.log(`agent-console-mock proxy: ${proxy.url} -> ${new URL(options.target).origin}`)
-      if (proxy.controlToken) console.log(`control token (X-Mock-Control-Token): ${proxy.controlToken}`)
-      console.log(`violations: ${proxy.url}/__mock/violations   traffic: ${proxy.url}/__mock/requests.har`)
-      const stop = (signal: string) => {
-        console.log(`\n${signal}: stopping`)
-        proxy.close().then(
-          () => process.exit(0),
-          (error: Error) => {
-            // The recorded contract could not be written: whoever started the proxy must see it.
-            console.error(`agent-console-mock proxy: ${error.message}`)
-            process.exit(1)
-          },
-        )
-      }
-      process.once('SIGINT', () => stop('SIGINT'))
-      process.once('SIGTERM', () => stop('SIGTERM'))
+  return addTimeoutOptions(command).action(async (options) => {
+    const proxy = await startProxy({
+      target: options.target,
+      port: options.port ?? DEFAULT_PROXY_PORT,
+      host: options.host,
+      profile: options.profile ? profileFile(options.profile) : undefined,
+      allowOrigins: options.allowOrigin,
+      allowedHosts: options.allowedHost,
+      controlToken: options.controlToken,
+      maxBodyBytes: options.maxBodyBytes,
+      record: options.record,
+      onRecordError: (error) => console.error(`agent-console-mock proxy: ${error.message}`),
+      timeouts: timeoutsOf(options),
+      onExchange: options.quiet ? undefined : logExchange,
     })
+    console.log(`agent-console-mock proxy: ${proxy.url} -> ${new URL(options.target).origin}`)
+    if (proxy.controlToken) console.log(`control token (X-Mock-Control-Token): ${proxy.controlToken}`)
+    console.log(`violations: ${proxy.url}/__mock/violations   traffic: ${proxy.url}/__mock/requests.har`)
+    const stop = (signal: string) => {
+      console.log(`\n${signal}: stopping`)
+      proxy.close().then(
+        () => process.exit(0),
+        (error: Error) => {
+          // The recorded contract could not be written: whoever started the proxy must see it.
+          console.error(`agent-console-mock proxy: ${error.message}`)
+          process.exit(1)
+        },
+      )
+    }
+    process.once('SIGINT', () => stop('SIGINT'))
+    process.once('SIGTERM', () => stop('SIGTERM'))
+  })
 }
 
 /** One line per answer as it passes, with the checks it broke. */

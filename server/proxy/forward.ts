@@ -1,5 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { DEFAULT_FORWARD_TIMEOUTS, type ForwardTimeouts } from '../../core/forward-routes.js'
+
+export { DEFAULT_FORWARD_TIMEOUTS, type ForwardTimeouts }
 
 /** What the proxy sends on: the client's request as it came, for the target's origin. */
 export interface Outgoing {
@@ -44,8 +47,11 @@ const HOP_BY_HOP = new Set([
   'content-length',
 ])
 
-/** Raw headers without the hop-by-hop ones, nor those the `Connection` header names. */
-export function endToEnd(rawHeaders: readonly string[]): string[] {
+/**
+ * Raw headers without the hop-by-hop ones, nor those the `Connection` header names; `content-length` is kept
+ * in its place with `keepLength` (an answer handed on), else left out (a request, whose length is written again).
+ */
+export function endToEnd(rawHeaders: readonly string[], keepLength = false): string[] {
   const named = new Set<string>()
   for (let i = 0; i < rawHeaders.length; i += 2)
     if (rawHeaders[i]!.toLowerCase() === 'connection')
@@ -53,18 +59,32 @@ export function endToEnd(rawHeaders: readonly string[]): string[] {
   const kept: string[] = []
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!.toLowerCase()
-    if (!HOP_BY_HOP.has(name) && !named.has(name)) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!)
+    const dropped = (HOP_BY_HOP.has(name) && !(keepLength && name === 'content-length')) || named.has(name)
+    if (!dropped) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!)
   }
   return kept
 }
 
+/** The target took longer than a {@link ForwardTimeouts} bound: the proxy answers 504 with this message. */
+export class TargetTimeout extends Error {}
+
+/** The client went away before the answer came: the request to the target was aborted. */
+export class ClientGone extends Error {}
+
 /**
  * Sends the request to the target with node:http(s) rather than fetch: fetch would decode a compressed
  * answer (and keep its `content-encoding`) and refuse some headers, and the proxy must hand the bytes on as
- * they came. Redirects are not followed: the client gets the 307 as the server wrote it.
- * @throws the connection's error when the target cannot be reached
+ * they came. Redirects are not followed: the client gets the 307 as the server wrote it. The outgoing request
+ * is destroyed (its socket closed) when a timeout passes or `signal` aborts, so nothing is left open towards
+ * the target for a request nobody waits for.
+ * @throws TargetTimeout past a timeout, ClientGone when `signal` aborts, or the connection's error
  */
-export function forward(targetOrigin: URL, outgoing: Outgoing): Promise<Incoming> {
+export function forward(
+  targetOrigin: URL,
+  outgoing: Outgoing,
+  timeouts: ForwardTimeouts = DEFAULT_FORWARD_TIMEOUTS,
+  signal?: AbortSignal,
+): Promise<Incoming> {
   const url = targetUrl(targetOrigin, outgoing.target)
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   const headers = endToEnd(outgoing.rawHeaders)
@@ -75,18 +95,44 @@ export function forward(targetOrigin: URL, outgoing: Outgoing): Promise<Incoming
     const request = send(url, { method: outgoing.method, headers }, (response) => {
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('error', reject)
-      response.on('end', () =>
+      response.on('error', fail)
+      response.on('end', () => {
+        settle()
         resolve({
           status: response.statusCode ?? 502,
           statusMessage: response.statusMessage ?? '',
           rawHeaders: response.rawHeaders,
           headers: response.headers,
           body: Buffer.concat(chunks),
-        }),
-      )
+        })
+      })
     })
-    request.on('error', reject)
+    let timer = setTimeout(
+      () => fail(new TargetTimeout(`could not connect to ${url.origin} within ${timeouts.connectTimeoutMs} ms`)),
+      timeouts.connectTimeoutMs,
+    )
+    const gone = () => fail(new ClientGone('the client went away'))
+    function settle() {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', gone)
+    }
+    function fail(error: Error) {
+      settle()
+      reject(error)
+      request.destroy()
+    }
+    const connected = () => {
+      clearTimeout(timer)
+      timer = setTimeout(
+        () => fail(new TargetTimeout(`${url.origin} did not answer within ${timeouts.answerTimeoutMs} ms`)),
+        timeouts.answerTimeoutMs,
+      )
+    }
+    // A socket kept alive from an earlier request is connected already.
+    request.on('socket', (socket) => (socket.connecting ? socket.once('connect', connected) : connected()))
+    request.on('error', fail)
+    if (signal?.aborted) return gone()
+    signal?.addEventListener('abort', gone, { once: true })
     request.end(outgoing.body)
   })
 }

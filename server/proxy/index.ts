@@ -3,17 +3,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import express from 'express'
 import type { JudgeOptions, Violation } from '../../verify/judge/index.js'
 import { isLoopbackHost } from '../../core/control-guard.js'
-import { httpError } from '../../fastapi/http/responses.js'
 import { Journal, type JournalEntry } from '../../core/journal/journal.js'
 import { checkControlToken, ownHostNames } from '../exposure.js'
 import { send } from '../middleware.js'
 import { closeServer, serverUrl } from '../http-server.js'
 import { proxyControl } from './control.js'
 import { ProxyRecording } from './record.js'
-import { endToEnd, forward, type Outgoing, targetUrl } from './forward.js'
-import { judgeForwarded, splitTarget, summary, ViolationLog } from './judge.js'
+import { DEFAULT_FORWARD_TIMEOUTS, type ForwardTimeouts } from './forward.js'
+import { decodedBody, judgeForwarded, splitTarget, summary, TOO_LARGE, ViolationLog } from './judge.js'
 import { toFetchRequest } from '../node-request.js'
-import { answerError, headersOf, readBody, TooLarge, unreachable, writeIncoming } from './io.js'
+import { answerError, writeIncoming } from './io.js'
+import { ContractFile } from './record-file.js'
+import { relay, relayedRecord } from './relay.js'
 
 export const DEFAULT_PROXY_PORT = 4011
 
@@ -29,8 +30,15 @@ export interface ProxyOptions extends JudgeOptions {
   controlToken?: string
   /** Bytes of a request body the proxy reads at most (it must hold it to judge and journal it). @default 10 MiB */
   maxBodyBytes?: number
-  /** Write the recorded contract (`verify --replay` reads it) to this file when the proxy stops. */
+  /**
+   * Keep the recorded contract (`verify --replay` reads it) in this file: written at start, then rewritten
+   * whole (atomically) at most once a second as interactions come, and at stop.
+   */
   record?: string
+  /** Hears a write of `record` that failed (the next one tries again; `close` rejects if the last fails). */
+  onRecordError?: (error: Error) => void
+  /** Bounds on the target's time to connect and to answer (504 past them). @default 10 s and 60 s */
+  timeouts?: Partial<ForwardTimeouts>
   /** Hears each exchange once it is journaled and judged (the CLI logs it). */
   onExchange?: (entry: JournalEntry, violations: readonly Violation[]) => void
 }
@@ -63,9 +71,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
   const journal = new Journal()
   const violations = new ViolationLog()
-  const recording = new ProxyRecording({ ...options.profile })
+  const recording = new ProxyRecording({ ...options.profile }, () => contractFile?.changed())
   const control = proxyControl(journal, violations, recording, guard)
   const maxBodyBytes = options.maxBodyBytes ?? 10 * 1024 * 1024
+  const timeouts = { ...DEFAULT_FORWARD_TIMEOUTS, ...options.timeouts }
+  const contractFile = options.record
+    ? new ContractFile(options.record, () => recording.text(), options.onRecordError)
+    : undefined
+  // Written at once: a path that cannot be written is refused at start, and the file is a contract from then on.
+  await contractFile?.close()
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // An absolute-form target (`GET http://elsewhere/...`) goes to the target too, by its path: no open proxy.
@@ -85,32 +99,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         req.method,
       )
     }
-    const started = Date.now()
-    let outgoing: Outgoing
-    try {
-      outgoing = {
-        method: req.method ?? 'GET',
-        target,
-        rawHeaders: req.rawHeaders,
-        body: await readBody(req, maxBodyBytes),
-      }
-    } catch (error) {
-      if (error instanceof TooLarge) return send(res, httpError(413, 'Request body too large'), req.method)
-      throw error
-    }
-    const incoming = await forward(targetOrigin, outgoing).catch((error: Error) => unreachable(targetOrigin, error))
-    const found = judgeForwarded(outgoing, incoming, options)
-    journal.record({
-      time: new Date(started).toISOString(),
-      method: outgoing.method,
-      url: targetUrl(targetOrigin, outgoing.target),
-      status: incoming.status,
-      duration_ms: Date.now() - started,
-      requestHeaders: headersOf(endToEnd(req.rawHeaders)),
-      requestBody: outgoing.body.byteLength ? outgoing.body : undefined,
-      responseHeaders: headersOf(incoming.rawHeaders),
-      responseBytes: incoming.body.byteLength,
-    })
+    const relayed = await relay(req, res, targetOrigin, target, { timeouts, maxBodyBytes })
+    if (!relayed) return
+    const { outgoing, incoming } = relayed
+    // The proxy's own answers (502, 504, a client gone) are neither judged nor recorded.
+    const answer = incoming.fromProxy
+      ? undefined
+      : await decodedBody(incoming.body, incoming.headers['content-encoding'])
+    const found = answer === undefined ? [] : await judgeForwarded(outgoing, incoming, answer, options)
+    journal.record(relayedRecord(targetOrigin, relayed))
     const entry = journal.list({ limit: 1 })[0]!
     if (found.length) {
       violations.add({
@@ -122,7 +119,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         violations: found,
       })
     }
-    if (!incoming.fromProxy) recording.record(outgoing, incoming, new URL(target, targetOrigin.origin))
+    if (answer !== undefined && answer !== TOO_LARGE)
+      recording.record(outgoing, incoming, answer, new URL(target, targetOrigin.origin))
     options.onExchange?.(entry, found)
     writeIncoming(res, incoming, found.length ? summary(found) : undefined, req.method)
   }
@@ -144,7 +142,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     controlToken,
     async close() {
       await closeServer(server)
-      if (options.record) await recording.write(options.record)
+      await contractFile?.close()
     },
   }
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { httpError } from '../../fastapi/http/responses.js'
 import { send } from '../middleware.js'
 import { endToEnd, type Incoming } from './forward.js'
-import { VIOLATIONS_HEADER } from './judge.js'
+import { headerOf, VIOLATIONS_HEADER } from './judge.js'
 
 /** A request body past the proxy's limit. */
 export class TooLarge extends Error {}
@@ -30,11 +30,12 @@ export function writeIncoming(
   violations: string | undefined,
   method: string | undefined,
 ): void {
-  const headers = endToEnd(incoming.rawHeaders)
-  const length = incoming.headers['content-length']
+  if (res.destroyed) return
+  // In the target's order and spelling, its content-length in its place; one written only where it sent none.
+  const headers = endToEnd(incoming.rawHeaders, true)
   const bodiless = method === 'HEAD' || incoming.status === 204 || incoming.status === 304
-  if (length !== undefined) headers.push('content-length', length)
-  else if (!bodiless) headers.push('content-length', String(incoming.body.byteLength))
+  if (headerOf(incoming.rawHeaders, 'content-length') === undefined && !bodiless)
+    headers.push('content-length', String(incoming.body.byteLength))
   if (violations !== undefined) {
     headers.push(VIOLATIONS_HEADER, violations)
     if (incoming.headers['access-control-allow-origin'] !== undefined) exposeViolations(headers)
@@ -53,19 +54,24 @@ function exposeViolations(headers: string[]): void {
 }
 
 /** A target that cannot be reached answers 502, saying so: the client sees which side failed. */
-export function unreachable(target: URL, error: Error): Incoming {
-  const body = Buffer.from(
-    JSON.stringify({ detail: `The proxy could not reach the target ${target.origin}: ${error.message}` }),
+export const unreachable = (target: URL, error: Error): Incoming =>
+  proxyAnswer(502, 'Bad Gateway', `The proxy could not reach the target ${target.origin}: ${error.message}`)
+
+/** A target too slow answers 504, naming the bound and the option that sets it. */
+export const timedOut = (error: Error): Incoming =>
+  proxyAnswer(
+    504,
+    'Gateway Timeout',
+    `The target took too long: ${error.message} (--connect-timeout and --answer-timeout set the bounds).`,
   )
+
+/** A request whose client went away: nothing is sent, the journal keeps it as 499 (nginx's "client closed"). */
+export const clientGone = (): Incoming => proxyAnswer(499, 'Client Closed Request', 'The client went away.')
+
+function proxyAnswer(status: number, statusMessage: string, detail: string): Incoming {
+  const body = Buffer.from(JSON.stringify({ detail }))
   const rawHeaders = ['content-type', 'application/json', 'content-length', String(body.byteLength)]
-  return {
-    status: 502,
-    statusMessage: 'Bad Gateway',
-    rawHeaders,
-    headers: { 'content-type': 'application/json' },
-    fromProxy: true,
-    body,
-  }
+  return { status, statusMessage, rawHeaders, headers: { 'content-type': 'application/json' }, fromProxy: true, body }
 }
 
 export function headersOf(raw: readonly string[]): Headers {

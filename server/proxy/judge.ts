@@ -1,4 +1,5 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { brotliDecompress, gunzip, inflate, type ZlibOptions } from 'node:zlib'
 import { judgeExchange, type JudgeOptions, type Violation } from '../../verify/judge/index.js'
 import { isJsonContentType } from '../../fastapi/http/body.js'
 import type { Incoming, Outgoing } from './forward.js'
@@ -38,19 +39,42 @@ export class ViolationLog {
   }
 }
 
+/**
+ * Bytes of a body the proxy decodes and judges at most (16 MiB), whatever its compressed size: a 1 MB gzip
+ * answer can expand to gigabytes. Past it the answer goes on untouched, and is listed as {@link NOT_JUDGED}.
+ */
+export const JUDGED_BYTES = 16 * 2 ** 20
+
+/** The check an answer too large to judge is listed under (at `GET /__mock/violations` and in the header). */
+export const NOT_JUDGED = 'not-judged'
+
+/** A body past {@link JUDGED_BYTES} once decoded. */
+export const TOO_LARGE = Symbol('too large to judge')
+
+/** A body as the judge reads it: decoded, or too large to read. */
+export type DecodedBody = Buffer | typeof TOO_LARGE
+
 /** Judges one forwarded exchange: the bodies read as JSON where they are JSON (a compressed answer decoded first). */
-export function judgeForwarded(outgoing: Outgoing, incoming: Incoming, options: JudgeOptions): Violation[] {
-  const [path = '', query = ''] = splitTarget(outgoing.target)
+export async function judgeForwarded(
+  outgoing: Outgoing,
+  incoming: Incoming,
+  answer: DecodedBody,
+  options: JudgeOptions,
+): Promise<Violation[]> {
   const requestType = headerOf(outgoing.rawHeaders, 'content-type')
+  const request = await decodedBody(outgoing.body, headerOf(outgoing.rawHeaders, 'content-encoding'))
+  const tooLarge = [request, answer].includes(TOO_LARGE)
+  if (tooLarge) return [{ check: NOT_JUDGED, message: `a body decodes to more than ${JUDGED_BYTES} bytes: not judged` }]
+  const [path = '', query = ''] = splitTarget(outgoing.target)
   const contentType = incoming.headers['content-type'] ?? null
   return judgeExchange(
     {
       method: outgoing.method,
       path,
       query,
-      requestBody: jsonOf(outgoing.body, requestType, headerOf(outgoing.rawHeaders, 'content-encoding')),
+      requestBody: jsonOf(request as Buffer, requestType),
       status: incoming.status,
-      responseBody: jsonOf(incoming.body, contentType, incoming.headers['content-encoding']),
+      responseBody: jsonOf(answer as Buffer, contentType),
       contentType,
     },
     options,
@@ -82,28 +106,34 @@ export function headerOf(raw: readonly string[], name: string): string | undefin
   return undefined
 }
 
-function jsonOf(body: Buffer, type: string | null | undefined, encoding: string | undefined): unknown {
+function jsonOf(body: Buffer, type: string | null | undefined): unknown {
   if (!type || !isJsonContentType(type) || body.byteLength === 0) return undefined
   try {
-    return JSON.parse(decoded(body, encoding?.trim().toLowerCase()).toString('utf8'))
+    return JSON.parse(body.toString('utf8'))
   } catch {
     // Not JSON after all (or an encoding the proxy cannot read): the judge says what it expected.
     return undefined
   }
 }
 
-/** The answer's body with its content-encoding undone (as it came when it cannot be). */
-export function decodedBody(incoming: Incoming): Buffer {
-  try {
-    return decoded(incoming.body, incoming.headers['content-encoding']?.trim().toLowerCase())
-  } catch {
-    return incoming.body
-  }
-}
+const DECODERS = new Map<string, (body: Buffer, options: ZlibOptions) => Promise<Buffer>>([
+  ['gzip', promisify(gunzip)],
+  ['x-gzip', promisify(gunzip)],
+  ['deflate', promisify(inflate)],
+  ['br', promisify(brotliDecompress)],
+])
 
-function decoded(body: Buffer, encoding: string | undefined): Buffer {
-  if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body)
-  if (encoding === 'deflate') return inflateSync(body)
-  if (encoding === 'br') return brotliDecompressSync(body)
-  return body
+/**
+ * A body with its content-encoding undone (as it came when it cannot be), or {@link TOO_LARGE}. zlib decodes on
+ * its thread pool, off the event loop, and stops at {@link JUDGED_BYTES}: a compression bomb costs that much.
+ */
+export async function decodedBody(body: Buffer, encoding: string | undefined): Promise<DecodedBody> {
+  const decode = DECODERS.get(encoding?.trim().toLowerCase() ?? '')
+  if (!decode) return body.byteLength > JUDGED_BYTES ? TOO_LARGE : body
+  try {
+    return await decode(body, { maxOutputLength: JUDGED_BYTES })
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return TOO_LARGE
+    return body
+  }
 }

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises'
 import { ContractRecorder } from '../../core/journal/recorder.js'
 import { World } from '../../model/world.js'
 import { contractText, type RecordedContract } from '../../verify/recording/format.js'
@@ -6,7 +5,7 @@ import { matchApiRoute } from '../../verify/judge/index.js'
 import { unverifiedClaims } from '../../verify/preconditions.js'
 import { ANONYMOUS, bearerToken, INVALID, roleOfClaims, type RoleClaims } from '../../verify/recording/roles.js'
 import type { Incoming, Outgoing } from './forward.js'
-import { decodedBody, headerOf, splitTarget } from './judge.js'
+import { headerOf, splitTarget } from './judge.js'
 
 /**
  * The proxy's recorded contract (core/journal/recorder.ts, `verify --replay` reads it): the distinct API interactions
@@ -22,9 +21,14 @@ export class ProxyRecording {
   readonly #teams = new Map<string, string>()
   readonly #tokens = new Map<string, string>()
 
-  constructor(readonly profile: Record<string, unknown>) {}
+  /** @param onChange hears every exchange recorded (new or a repeat) and every clear */
+  constructor(
+    readonly profile: Record<string, unknown>,
+    private readonly onChange: () => void = () => {},
+  ) {}
 
-  record(outgoing: Outgoing, incoming: Incoming, url: URL): void {
+  /** Records an exchange; `answer` is the answer's body decoded (its content-encoding undone). */
+  record(outgoing: Outgoing, incoming: Incoming, answer: Buffer, url: URL): void {
     const [path] = splitTarget(outgoing.target)
     const found = matchApiRoute(outgoing.method, path)
     if (found.kind !== 'match') return
@@ -37,9 +41,10 @@ export class ProxyRecording {
       body: outgoing.body.byteLength ? new Uint8Array(outgoing.body) : undefined,
       authorization,
       role: async () => this.#roleOf(authorization, incoming.status),
-      response: new Response(bodiless ? null : new Uint8Array(decodedBody(incoming)), { status: incoming.status }),
+      response: new Response(bodiless ? null : new Uint8Array(answer), { status: incoming.status }),
       world: this.#world,
     })
+    this.onChange()
   }
 
   contract(): Promise<RecordedContract> {
@@ -48,11 +53,12 @@ export class ProxyRecording {
 
   clear(): void {
     this.#recorder.clear()
+    this.onChange()
   }
 
-  /** Writes the contract as its file holds it. */
-  async write(file: string): Promise<void> {
-    await writeFile(file, contractText(await this.contract()))
+  /** The contract as its file holds it. */
+  async text(): Promise<string> {
+    return contractText(await this.contract())
   }
 
   #roleOf(authorization: string | null, status: number): string {

@@ -1,4 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -156,6 +159,38 @@ it(
     } finally {
       await server.stop()
     }
+  },
+  CLI_TEST_TIMEOUT_MS,
+)
+
+it(
+  'forwards a --forward prefix to a real server, and refuses one it cannot use',
+  async () => {
+    const real = createServer((req, res) => res.writeHead(202, { 'x-real': 'yes' }).end(`real ${req.url}`))
+    real.listen(0, '127.0.0.1')
+    await once(real, 'listening')
+    const realUrl = `http://127.0.0.1:${(real.address() as AddressInfo).port}`
+    const server = await start(['--port', '0', '--forward', `/v1/agents=${realUrl}`, '--answer-timeout', '5000'])
+    try {
+      const answer = await fetch(`${server.url}/v1/agents/7?x=1`)
+      expect([answer.status, answer.headers.get('x-real'), await answer.text()]).toEqual([
+        202,
+        'yes',
+        'real /v1/agents/7?x=1',
+      ])
+      expect((await fetch(`${server.url}/v1/personas/`)).status, 'the mock answers the rest').toBe(401)
+    } finally {
+      expect(await server.stop()).toBe(0)
+      real.close()
+    }
+    expect(server.output()).toContain(`forwarded: /v1/agents -> ${realUrl}`)
+    const unprefixed = run(['--forward', `v1/agents=${realUrl}`])
+    expect([unprefixed.status, unprefixed.stderr]).toEqual([
+      1,
+      `agent-console-mock: forward: the path prefix "v1/agents" must start with "/", e.g. /v1/agents=${realUrl}\n`,
+    ])
+    const bare = run(['--forward', '/v1/agents'])
+    expect(bare.stderr).toContain('--forward takes <path prefix>=<url>, e.g. /v1/agents=http://127.0.0.1:8000')
   },
   CLI_TEST_TIMEOUT_MS,
 )

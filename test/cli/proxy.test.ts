@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
 import { startMock } from '../contract/support/mock.js'
 
@@ -35,7 +35,12 @@ async function startCli(args: string[]) {
       child.once('close', resolvePromise)
       child.kill('SIGTERM')
     })
-  return { url, stop, output: () => output }
+  const kill = () =>
+    new Promise<NodeJS.Signals | null>((resolvePromise) => {
+      child.once('close', (_code, signal) => resolvePromise(signal))
+      child.kill('SIGKILL')
+    })
+  return { url, stop, kill, output: () => output }
 }
 
 it('lists its options, and refuses to start without a target', () => {
@@ -84,3 +89,29 @@ it('forwards, logs each exchange, and judges with the --profile given', async ()
     'written on SIGTERM',
   ).toEqual(['list_policy_rules', 'list_personas'])
 })
+
+it('keeps the recorded contract on disk as it goes: a kill -9 leaves a whole contract', async () => {
+  const record = join(folder, 'killed.contract.json')
+  const proxy = await startCli(['--target', mock.url, '--port', '0', '--record', record])
+  try {
+    const { fixtures } = mock.sessions.primary
+    const headers = { authorization: `Bearer ${fixtures.tokens.team_reader}` }
+    await (await fetch(`${proxy.url}/v1/personas/?limit=2`, { headers })).arrayBuffer()
+    await (await fetch(`${proxy.url}/v1/policies/${fixtures.policies[0]!.id}/rules`, { headers })).arrayBuffer()
+    // Written within a second of the traffic: asked for until it holds both (the test's timeout bounds it).
+    await vi.waitFor(
+      () => {
+        const contract = JSON.parse(readFileSync(record, 'utf8'))
+        expect(contract.interactions).toHaveLength(2)
+      },
+      { timeout: 20_000, interval: 50 },
+    )
+  } finally {
+    expect(await proxy.kill()).toBe('SIGKILL')
+  }
+  const contract = JSON.parse(readFileSync(record, 'utf8'))
+  expect(contract.interactions.map((item: { operation: string }) => item.operation)).toEqual([
+    'list_personas',
+    'list_policy_rules',
+  ])
+}, 90_000)

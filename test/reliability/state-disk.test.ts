@@ -145,3 +145,33 @@ it.runIf(tmpfsAvailable)(
   },
   120_000,
 )
+
+it.runIf(tmpfsAvailable)(
+  'refuses to start when the disk is too full to compact the log, naming the file and what to do; loses nothing',
+  async () => {
+    const disk = mountTmpfs('2m')
+    const stateFile = join(disk.path, 'state.json')
+    const args = ['--port', '0', '--quiet', '--personas', '2', '--state-file', stateFile]
+    try {
+      const killed = await startCli(args)
+      for (const name of ['snapshot', 'logged-1', 'logged-2']) expect((await add(killed, name)).status).toBe(201)
+      await killed.stop('SIGKILL')
+      disk.fill()
+      const refused = await runCli(args)
+      expect(refused.code).toBe(1)
+      expect(refused.output).toContain(
+        `${stateFile} cannot be written: compacting ${stateFile}.log into it at start failed ` +
+          '(ENOSPC: no space left on device, write). Every change is kept in it and in <file>.log, ' +
+          'so the server does not start: free space on its disk, or pass another --state-file.',
+      )
+      disk.release()
+      const restarted = await startCli(args)
+      const values = await valuesOf(restarted)
+      expect(await restarted.stop()).toBe(0)
+      expect(['snapshot', 'logged-1', 'logged-2'].filter((name) => !has(values, name))).toEqual([])
+    } finally {
+      disk.dispose()
+    }
+  },
+  120_000,
+)

@@ -74,7 +74,12 @@ it('replays the log over the snapshot, and drops the last flush when a kill cut 
       'three',
       'four',
     ])
-    expect(loggedErrors.join(), 'the drop is reported').toContain('dropped 1 line(s) of a write cut short')
+    expect(loggedErrors.join(), 'the drop is reported').toContain(
+      `dropped 1 line(s) of a write cut short (never answered); the log as found is kept in ${path}.log.torn`,
+    )
+    expect(readFileSync(`${path}.log.torn`, 'utf8'), 'kept aside before the start rewrote it').toBe(
+      log.slice(0, log.length - cut),
+    )
     expect(
       readFileSync(`${path}.log`, 'utf8').split('\n'),
       'compacted at start: the log holds its header',
@@ -93,6 +98,27 @@ it('refuses a log damaged before its last flush, and leaves both files as they w
   )
   expect(readFileSync(`${path}.log`, 'utf8')).toBe(lines.join('\n'))
   expect(readFileSync(path, 'utf8')).toBe(snapshot)
+})
+
+it('refuses a log whose answered flushes are damaged, or converted to CRLF, and leaves both files as they were', async () => {
+  // `sed -i '3,6s/"stored"/"storeD"/'`: the lines of four flushes, each answered before the next.
+  const storeD = log
+    .split('\n')
+    .map((text, index) => (index >= 2 && index <= 5 ? text.replace('"stored"', '"storeD"') : text))
+    .join('\n')
+  for (const [name, text, reason] of [
+    ['storeD', storeD, 'line 3 is damaged, and line 4 was written after it'],
+    [
+      'crlf',
+      log.replaceAll('\n', '\r\n'),
+      'line 1 is damaged, and line 2 was written after it (its lines end in \\r\\n',
+    ],
+  ] as const) {
+    const path = files(name, snapshot, text)
+    await expect(startTestServer({ stateFile: path })).rejects.toThrow(`${path}.log is damaged: ${reason}`)
+    expect(readFileSync(`${path}.log`, 'utf8'), name).toBe(text)
+    expect(readFileSync(path, 'utf8'), name).toBe(snapshot)
+  }
 })
 
 it('refuses a log that follows another state file, or none; ignores one a finished compaction left', async () => {

@@ -55,3 +55,10 @@ it('records the distinct interactions with roles, writes them on stop, and repla
     await mock.close()
   }
 })
+
+it('refuses to start when the --record file cannot be written, naming it', async () => {
+  const file = join(tmpdir(), 'acm-no-such-folder', 'contract.json')
+  await expect(startProxy({ target: 'http://127.0.0.1:9', port: 0, record: file })).rejects.toThrow(
+    `cannot write the recorded contract to ${file}: ENOENT`,
+  )
+})

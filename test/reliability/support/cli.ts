@@ -104,3 +104,27 @@ export function runCli(
   child.stderr.on('data', (chunk) => (output += chunk))
   return new Promise((resolvePromise) => child.once('exit', (code) => resolvePromise({ code, output })))
 }
+
+type Fixtures = { dimensions: Array<{ id: string }>; tokens: { super_admin: string } }
+
+/**
+ * One bulk add into the first dimension of a server's default world, as its super admin: one flush
+ * of the state file's log. `body` replaces the body (its values named by `values` then).
+ * @returns the answer's status
+ */
+export async function bulkAddTo(url: string, values: string[], body?: string): Promise<number> {
+  const fixtures = (await (await fetch(`${url}/__mock/fixtures`)).json()) as Fixtures
+  const res = await fetch(`${url}/v1/demographics/${fixtures.dimensions[0]!.id}/values/bulk`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${fixtures.tokens.super_admin}`, 'content-type': 'application/json' },
+    body: body ?? JSON.stringify({ values: values.map((value) => ({ value })) }),
+  })
+  await res.arrayBuffer()
+  return res.status
+}
+
+/** The values a server's default world holds, from its export. */
+export async function storedValues(url: string): Promise<Set<string>> {
+  const state = (await (await fetch(`${url}/__mock/state`)).json()) as { world: { values: Array<{ value: string }> } }
+  return new Set(state.world.values.map((value) => value.value))
+}
