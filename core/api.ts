@@ -45,6 +45,7 @@ export function createApi(settings: CoreSettings, operations: Operations) {
     const bytes = await body
     const requestBody = bytes && new Uint8Array(bytes)
     journal(instance, exchange, response, started, requestBody)
+    settings.sessions?.reclaim()
     if (
       result.kind === 'match' &&
       view &&
@@ -87,6 +88,7 @@ async function answer(
       const name = result.route.name as OperationName
       const fault = await faultOf(name, view, settings)
       if (fault) return fault
+      if (!SAFE_METHODS.has(request.method)) instance.admit(declaredLength(request), 'this change')
       const now = view.clock.nowSeconds()
       const { world, effects } = view
       const context = { request, params: result.params, world, fixtures: view.fixtures }
@@ -114,6 +116,11 @@ async function answer(
       return notFound()
   }
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** The body's declared size (0 when chunked): what a write is admitted for before it is read. */
+const declaredLength = (request: Request): number => Number(request.headers.get('content-length')) || 0
 
 /**
  * Marks the answers a fault put in place of the operation's: what a test arranged, not what the API answers.

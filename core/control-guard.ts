@@ -35,6 +35,18 @@ export function trustedOrigin(origin: string, guard: ControlGuard): boolean {
 }
 
 /**
+ * Who sent a request from another web page than the developer's own, as the browser says:
+ * an `Origin` that is not trusted, or, without one, `Sec-Fetch-Site: cross-site` (an image,
+ * a script or a link of another site, which carry no `Origin`). Undefined for the developer's
+ * pages and for tools (curl, test runners), which send neither.
+ */
+export function foreignSender(request: Request, guard: ControlGuard): string | undefined {
+  const origin = request.headers.get('origin')
+  if (origin !== null) return trustedOrigin(origin, guard) ? undefined : origin
+  return request.headers.get('sec-fetch-site') === 'cross-site' ? 'a page of another site' : undefined
+}
+
+/**
  * Refuses control requests that could come from somewhere other than the developer's own
  * pages and tools: a Host that is not this server's (DNS rebinding), a missing control
  * token, a state-changing request from a foreign origin or with a body that is not JSON

@@ -1,15 +1,21 @@
 import { httpError } from '../fastapi/http/responses.js'
 import { MockInstance } from './instance/instance.js'
 import { SnapshotError } from './instance/snapshots.js'
+import { foreignSender, type ControlGuard } from './control-guard.js'
 import { SESSION_FROM_HEADER, SESSION_HEADER, type Sessions, type SessionTransport } from './instance/sessions.js'
 
-/** The instance a request works on: `backend` itself, or its session's; a malformed session key answers 400. */
-export function instanceResolver(backend: MockInstance | Sessions, transport: SessionTransport) {
+/**
+ * The instance a request works on: `backend` itself, or its session's; a malformed session key
+ * answers 400. With a `guard`, a request from a foreign page (see {@link foreignSender}) may
+ * use a session that exists but not start one (403): starting one could let the developer's go.
+ */
+export function instanceResolver(backend: MockInstance | Sessions, transport: SessionTransport, guard?: ControlGuard) {
   return async (request: Request): Promise<MockInstance> => {
     if (backend instanceof MockInstance) return backend
     const key = transport.keyOf(request)
     if ('invalid' in key)
       throw httpError(400, `Invalid ${key.named}: use 1 to 128 characters among A-Z a-z 0-9 . _ ~ -`)
+    if (guard && key.key !== undefined && !backend.has(key.key)) refuseForeign(request, key.key, guard)
     const from = request.headers.get(SESSION_FROM_HEADER)
     if (from === null) return backend.instance(key.key)
     if (key.key === undefined)
@@ -19,6 +25,18 @@ export function instanceResolver(backend: MockInstance | Sessions, transport: Se
       )
     return backend.instance(key.key, (created) => startFrom(created, from))
   }
+}
+
+/** Refuses (403) a foreign page's request that would start session `key`. */
+function refuseForeign(request: Request, key: string, guard: ControlGuard): void {
+  const sender = foreignSender(request, guard)
+  if (sender === undefined) return
+  const trust = sender.includes('://') ? ` Start the mock with --allow-origin ${sender} to trust that page.` : ''
+  throw httpError(
+    403,
+    `Sessions are started by the developer's own pages and tools: ${sender} may use session ` +
+      `${JSON.stringify(key)} once it exists, not start it.${trust}`,
+  )
 }
 
 /** A new session's world from a snapshot: an unknown one answers 404 (and the session is not kept). */

@@ -153,7 +153,7 @@ export function settingsFor(
     ...config,
     verifyToken: createTokenVerifier(config.jwtSecret),
     sessionHeaders: [...config.sessionTransport.headers, SCENARIO_HEADER],
-    instanceFor: instanceResolver(backend, config.sessionTransport),
+    instanceFor: instanceResolver(backend, config.sessionTransport, config.controlGuard),
     sessions: backend instanceof MockInstance ? undefined : backend,
     configuredWorld: configured,
   }

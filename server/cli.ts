@@ -85,11 +85,14 @@ const program = new Command('agent-console-mock')
   )
   .option(
     '--max-memory <MB>',
-    `megabytes the worlds may hold: beyond, the least recently used sessions go, then 503 (default: ${Math.round(defaultMemoryBudget() / 2 ** 20)}, 70% of the heap limit)`,
+    `megabytes the worlds, snapshots, journals and recorded contracts may hold: beyond, the least recently used sessions go, then 503 (default: ${Math.round(defaultMemoryBudget() / 2 ** 20)}, 70% of the heap limit)`,
     integer('--max-memory', 16, 1024 ** 2),
   )
   .option('--no-control', 'switch off the control API under /__mock/')
-  .option('--allow-origin <origin...>', 'trust pages of this origin with the control API (loopback pages always are)')
+  .option(
+    '--allow-origin <origin...>',
+    'trust pages of this origin with the control API and new sessions (loopback pages always are)',
+  )
   .option('--allowed-host <host...>', 'answer the control API under this host name too (loopback names always)')
   .option(
     '--control-token <token>',

@@ -10,14 +10,31 @@ import { isMethodToken } from '../core/sent-method.js'
  * - a method Node's parser does not know (`FOOBAR`, `get`) comes as a `clientError`
  *   (`HPE_INVALID_METHOD`) with the bytes of the request's head, where Node would answer a bare 400.
  * Either way the connection closes after the answer: Node's parser is done with that socket.
+ * Bytes Node cannot read that come while a request of the same connection is being answered (a
+ * GET's body sent with neither a length nor chunks) get no answer of their own: the one under way
+ * is finished, then the connection closed.
  */
 export function answerUncarriedMethods(server: Server, app: Express): void {
+  const answering = new WeakMap<Socket, ServerResponse>()
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res)
+    res.once('finish', () => answering.get(req.socket) === res && answering.delete(req.socket))
+  })
   server.on('connect', (req: IncomingMessage, socket: Socket) => answerDetached(app, req, socket))
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+    const underWay = answering.get(socket)
+    if (underWay) return closeAfter(underWay, socket)
     const req = error.code === 'HPE_INVALID_METHOD' && error.rawPacket ? requestOf(error.rawPacket, socket) : undefined
     if (req) answerDetached(app, req, socket)
     else refuse(error, socket)
   })
+}
+
+/** Closes the connection once the answer under way on it is sent (with `connection: close` if not begun). */
+function closeAfter(res: ServerResponse, socket: Socket): void {
+  if (!res.headersSent) res.shouldKeepAlive = false
+  res.once('finish', () => socket.end())
+  res.once('close', () => socket.end())
 }
 
 /** The app's answer on a socket that Node's server no longer reads, which then closes. */

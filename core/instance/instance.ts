@@ -10,8 +10,8 @@ import { Journal } from '../journal/journal.js'
 import { ContractRecorder } from '../journal/recorder.js'
 import { OperationOverrides } from '../overrides/index.js'
 import { ScenarioSelection } from '../scenarios/selection.js'
-import { worldBytes, type MemoryBudget } from './memory-budget.js'
-import { type Snapshot, Snapshots } from './snapshots.js'
+import { snapshotBytes, worldBytes, type MemoryBudget } from './memory-budget.js'
+import { checkName, type Snapshot, Snapshots } from './snapshots.js'
 import { serializeState, type WorldState } from '../../model/state/index.js'
 import { snapshotOf } from '../../model/state/stream.js'
 import { readState } from '../../model/state/read.js'
@@ -138,22 +138,43 @@ export class MockInstance {
    * @throws StateError when the state is not valid; the world is then unchanged.
    */
   async importState(text: string): Promise<void> {
+    const { world, options } = await this.#load(text, 'this state')
+    await this.#swap(world, options, await buildFixtures(world, this.#secret))
+  }
+
+  /** Keeps the world as it is now under `name` (see {@link Snapshots}). @throws Response 503 past the memory budget */
+  snapshot(name: string): Promise<Snapshot> {
+    this.admit(snapshotBytes(this.#world), `a snapshot of this world`)
+    return this.snapshots.take(name, this.#world, this.#options)
+  }
+
+  /**
+   * Keeps the world a state file holds as the snapshot `name`, without changing this instance's.
+   * @throws StateError when the state is not valid; Response 503 when it does not fit the memory budget
+   */
+  async importSnapshot(name: string, text: string): Promise<Snapshot> {
+    checkName(name)
+    const { world, options } = await this.#load(text, 'this snapshot')
+    return this.snapshots.take(name, world, options)
+  }
+
+  /**
+   * Makes room in the memory budget for a change that adds about `bytes` (the least recently
+   * used sessions may be let go). @throws Response 503 when there is no room even then
+   */
+  admit(bytes: number, what: string): void {
+    this.settings.budget?.admit(bytes, what)
+  }
+
+  /** A state file's world, once the memory budget has room for it. */
+  async #load(text: string, what: string): Promise<{ world: World; options: Required<WorldOptions> }> {
     const state = await readState(text)
     const { personas, ...others } = state.contents
     const otherRecords = Object.values(others).reduce((sum, records) => sum + records.length, 0)
-    this.settings.budget?.admit(worldBytes(personas.length, otherRecords), 'this state')
+    this.admit(worldBytes(personas.length, otherRecords), what)
     const world = await new World(state.seed).load(state.contents)
     if (state.documented) world.loadDocumented(state.documented)
-    await this.#swap(
-      world,
-      { seed: state.seed, personasPerTeam: state.personasPerTeam },
-      await buildFixtures(world, this.#secret),
-    )
-  }
-
-  /** Keeps the world as it is now under `name` (see {@link Snapshots}). */
-  snapshot(name: string): Promise<Snapshot> {
-    return this.snapshots.take(name, this.#world, this.#options)
+    return { world, options: { seed: state.seed, personasPerTeam: state.personasPerTeam } }
   }
 
   /**

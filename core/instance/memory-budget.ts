@@ -1,5 +1,5 @@
 import { httpError } from '../../fastapi/http/responses.js'
-import { COLLECTION_NAMES, type World } from '../../model/world.js'
+import { COLLECTION_NAMES, type CollectionName, type World } from '../../model/world.js'
 
 /**
  * What a world costs on the heap, estimated from its records (the figures behind the estimates,
@@ -25,6 +25,10 @@ export const seededWorldBytes = (personasPerTeam: number): number =>
 export const worldBytes = (personas: number, others: number): number =>
   WORLD_BYTES + personas * PERSONA_BYTES + others * RECORD_BYTES
 
+/** The heap `count` new records of a collection cost. */
+export const recordsBytes = (collection: CollectionName, count: number): number =>
+  count * (collection === 'personas' ? PERSONA_BYTES : RECORD_BYTES)
+
 /** The heap worlds hold together: each base once, and what each fork made its own. */
 export function bytesInUse(worlds: Iterable<World>): number {
   const counted = new Set<World>()
@@ -32,7 +36,7 @@ export function bytesInUse(worlds: Iterable<World>): number {
   for (let world of worlds) {
     for (; world.forkedFrom && !counted.has(world); world = world.forkedFrom) {
       counted.add(world)
-      bytes += WORLD_BYTES / 16 + ownRecords(world) * OWN_RECORD_BYTES
+      bytes += FORK_BYTES + ownBytes(world, world.forkedFrom)
     }
     if (counted.has(world)) continue
     counted.add(world)
@@ -45,15 +49,33 @@ export function bytesInUse(worlds: Iterable<World>): number {
   return bytes
 }
 
-const ownRecords = (fork: World) => {
-  const contents = fork.contents()
-  return fork.ownCollections.reduce((sum, name) => sum + contents[name].length, 0)
+/** What a new fork (a new session's world) costs before it writes. */
+export const FORK_BYTES = WORLD_BYTES / 16
+
+/**
+ * What a fork's own collections cost: a reference for each record its base has too, and a whole
+ * record for each one more (records it stored itself: a world that grows pays for its growth).
+ */
+function ownBytes(fork: World, base: World): number {
+  const own = fork.contents()
+  const shared = base.contents()
+  return fork.ownCollections.reduce((sum, name) => {
+    const kept = Math.min(own[name].length, shared[name].length)
+    const added = own[name].length - kept
+    return sum + kept * OWN_RECORD_BYTES + recordsBytes(name, added)
+  }, 0)
 }
+
+/** What keeping a world's snapshot adds: a fork's own records (references to them), or a whole world. */
+export const snapshotBytes = (world: World): number =>
+  world.forkedFrom ? FORK_BYTES + ownBytes(world, world.forkedFrom) : bytesInUse([world])
 
 /** What a budget watches: the worlds held, and how to let one go. */
 export interface BudgetHolder {
-  /** Every world held now (the default one, the sessions', kept bases). */
+  /** Every world held now (the default one, the sessions', the snapshots', kept bases). */
   worlds(): Iterable<World>
+  /** What else is held besides the worlds: the journals and recorded contracts. */
+  otherBytes(): number
   /** Lets the least recently used world go; false when none can go. */
   evictOne(): boolean
 }
@@ -67,6 +89,8 @@ const MB = 1024 * 1024
  */
 export class MemoryBudget {
   #holder: BudgetHolder | undefined
+  /** What the journals and recorders held when {@link reclaim} last looked. */
+  #otherChecked = 0
 
   constructor(readonly limitBytes: number) {}
 
@@ -76,7 +100,18 @@ export class MemoryBudget {
   }
 
   get bytesInUse(): number {
-    return this.#holder ? bytesInUse(this.#holder.worlds()) : 0
+    return this.#holder ? bytesInUse(this.#holder.worlds()) + this.#holder.otherBytes() : 0
+  }
+
+  /**
+   * Lets least recently used worlds go while more than the budget is held: for what grows with
+   * every request unasked (journals, recorded contracts). Looked at once they grew by a mebibyte.
+   */
+  reclaim(): void {
+    const other = this.#holder?.otherBytes() ?? 0
+    if (Math.abs(other - this.#otherChecked) < MB) return
+    this.#otherChecked = other
+    while (this.#holder && this.bytesInUse > this.limitBytes && this.#holder.evictOne());
   }
 
   /**
@@ -85,14 +120,13 @@ export class MemoryBudget {
    */
   admit(bytes: number, what: string): void {
     if (!this.#holder) return
-    while (bytesInUse(this.#holder.worlds()) + bytes > this.limitBytes) {
+    while (this.bytesInUse + bytes > this.limitBytes) {
       if (this.#holder.evictOne()) continue
-      const inUse = bytesInUse(this.#holder.worlds())
       throw httpError(
         503,
-        `Not enough memory for ${what} (about ${Math.ceil(bytes / MB)} MB; ${Math.ceil(inUse / MB)} MB of ` +
-          `${Math.floor(this.limitBytes / MB)} MB in use): use fewer sessions or a smaller world, ` +
-          'or give the mock a larger budget (--max-memory).',
+        `Not enough memory for ${what} (about ${Math.ceil(bytes / MB)} MB; ${Math.ceil(this.bytesInUse / MB)} MB ` +
+          `of ${Math.floor(this.limitBytes / MB)} MB in use): use fewer sessions or a smaller world, ` +
+          'delete snapshots or records you no longer need, or give the mock a larger budget (--max-memory).',
       )
     }
   }

@@ -1,7 +1,7 @@
 import type { World } from '../../model/world.js'
 import { keptBaseWorlds, releaseUnusedBase } from './bases.js'
 import type { MockInstance } from './instance.js'
-import type { MemoryBudget } from './memory-budget.js'
+import { FORK_BYTES, type MemoryBudget } from './memory-budget.js'
 
 export const SESSION_HEADER = 'x-mock-session'
 /** Names the snapshot a new session starts from. */
@@ -102,13 +102,31 @@ export class Sessions {
     readonly primary: MockInstance,
     private readonly spawn: (primary: MockInstance) => Promise<MockInstance>,
     readonly limit = DEFAULT_SESSION_LIMIT,
-    budget?: MemoryBudget,
+    private readonly budget?: MemoryBudget,
   ) {
-    budget?.watch({ worlds: () => this.#worlds(), evictOne: () => this.#evictOne() })
+    budget?.watch({
+      worlds: () => this.#worlds(),
+      otherBytes: () =>
+        this.#instances().reduce((sum, { journal, recorder }) => sum + journal.bytes + recorder.bytes, 0),
+      evictOne: () => this.#evictOne(),
+    })
   }
 
   get size(): number {
     return this.#sessions.size
+  }
+
+  /** Whether a session of this key is kept (naming it would not create it). */
+  has(key: string): boolean {
+    return this.#sessions.has(key)
+  }
+
+  /**
+   * Lets the least recently used sessions go while what is held (journals and recorded contracts
+   * grow with every request) is past the memory budget; never the newest, never refused.
+   */
+  reclaim(): void {
+    this.budget?.reclaim()
   }
 
   /**
@@ -121,6 +139,7 @@ export class Sessions {
     if (session) {
       this.#sessions.delete(key) // re-inserted below: Map order is the recency order
     } else {
+      this.budget?.admit(FORK_BYTES, 'a new session')
       const spawned = this.spawn(this.primary).then(async (created) => (await prepare?.(created), created))
       session = spawned
       spawned.then(
@@ -168,10 +187,13 @@ export class Sessions {
     this.#lastUsed.delete(key)
   }
 
+  #instances(): MockInstance[] {
+    return [this.primary, ...this.#created.values()]
+  }
+
   #worlds(): World[] {
     return [
-      this.primary.world,
-      ...[...this.#created.values()].map((instance) => instance.world),
+      ...this.#instances().map((instance) => instance.world),
       ...this.primary.snapshots.worlds(),
       ...keptBaseWorlds(),
     ]
@@ -179,8 +201,7 @@ export class Sessions {
 
   /** Lets go of a kept base nobody forks from, else of the least recently used session but the newest. */
   #evictOne(): boolean {
-    const instances = [this.primary, ...this.#created.values()]
-    if (releaseUnusedBase(new Set(instances.map((instance) => rootOf(instance.world))))) return true
+    if (releaseUnusedBase(new Set(this.#instances().map((instance) => rootOf(instance.world))))) return true
     const oldest = this.#sessions.keys().next().value
     if (oldest === undefined || this.#sessions.size < 2) return false
     this.#drop(oldest)

@@ -65,6 +65,9 @@ export const JOURNAL_BODY_LIMIT = 64 * 1024
 /** Bytes of bodies and headers one journal keeps in all (4 MiB); past it the oldest entries are dropped. */
 const JOURNAL_BYTES_BUDGET = 4 * 1024 * 1024
 
+/** What an entry holds besides its texts: the entry and header objects, its numbers and short strings. */
+const ENTRY_BYTES = 1024
+
 /** Methods that never change the world: their answers are not counted as writes. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -81,6 +84,11 @@ export class Journal {
   #writes = 0
 
   constructor(readonly size = DEFAULT_JOURNAL_SIZE) {}
+
+  /** An estimate of the heap the entries hold (what a memory budget counts). */
+  get bytes(): number {
+    return this.#weight + this.#entries.length * ENTRY_BYTES
+  }
 
   /** API requests answered 2xx with a method other than GET, HEAD and OPTIONS (changes acknowledged); never cleared. */
   get writes(): number {

@@ -13,6 +13,8 @@ import { describeReference, referenceTable, referTo, referToInJson } from '../..
 const MAX_INTERACTIONS = 2000
 /** Characters of recorded interactions one recorder keeps (bodies included); past it, as past the count. */
 const MAX_CHARACTERS = 4 * 1024 * 1024
+/** What a distinct request costs besides its interaction's text: its key, and the ids it created. */
+const REQUEST_BYTES = 256
 /** A request larger than this (path, query and body) is not recorded: no replay needs a megabyte query. */
 const MAX_REQUEST_CHARACTERS = 64 * 1024
 
@@ -44,7 +46,8 @@ export class ContractRecorder {
   /** The test the interactions belong to (a Playwright fixture sets it); '' outside a test runner. */
   test = ''
   readonly #seen = new Set<string>()
-  readonly #interactions: Array<Promise<Interaction | undefined>> = []
+  /** Each interaction as JSON text: objects parsed from a body can take several times the text's size. */
+  readonly #interactions: Array<Promise<string | undefined>> = []
   /** Each interaction is normalised after the one before: references to what it created must exist. */
   #last: Promise<unknown> = Promise.resolve()
   /** Ids of records the recorded interactions created: `value 0 of interaction 3`. */
@@ -52,6 +55,11 @@ export class ContractRecorder {
   readonly #used = new Set<string>()
   #characters = 0
   #dropped = 0
+
+  /** An estimate of the heap the recorder holds (what a memory budget counts). */
+  get bytes(): number {
+    return this.#characters + this.#seen.size * REQUEST_BYTES
+  }
 
   /** Interactions not kept because the recorder was full. */
   get dropped(): number {
@@ -80,7 +88,9 @@ export class ContractRecorder {
 
   /** The contract so far (after every interaction in progress is written). */
   async contract(profile: Record<string, unknown>): Promise<RecordedContract> {
-    const interactions = (await Promise.all(this.#interactions)).filter((item) => item !== undefined)
+    const interactions = (await Promise.all(this.#interactions)).flatMap((text) =>
+      text === undefined ? [] : [JSON.parse(text) as Interaction],
+    )
     const references = Object.fromEntries([...this.#used].sort().map((name) => [name, describeReference(name)]))
     return contractOf(profile, references, interactions)
   }
@@ -94,11 +104,11 @@ export class ContractRecorder {
     this.#dropped = 0
   }
 
-  #withinBudget(interaction: Interaction): Interaction | undefined {
-    const size = JSON.stringify(interaction).length
-    if (this.#characters + size > MAX_CHARACTERS) return void this.#dropped++
-    this.#characters += size
-    return interaction
+  #withinBudget(interaction: Interaction): string | undefined {
+    const text = JSON.stringify(interaction)
+    if (this.#characters + text.length > MAX_CHARACTERS) return void this.#dropped++
+    this.#characters += text.length
+    return text
   }
 
   async #normalise(recording: Recording, response: Uint8Array | Response, n: number): Promise<Interaction> {

@@ -4,6 +4,7 @@ import { answer, arrayResponse, encodedJsonResponse, httpError } from '../../fas
 import type { Profile } from '../../model/profile.js'
 import { writeResource } from '../../fastapi/wire/encode.js'
 import { readJsonBody } from './body.js'
+import { recordsBytes } from '../../core/instance/memory-budget.js'
 import { decodedSegment, type ControlRoute, type WorldCall } from './route.js'
 
 const COLLECTIONS = Object.keys(RECORD_SCHEMAS) as RecordCollection[]
@@ -35,6 +36,8 @@ async function createRecords({ request, instance, params }: WorldCall, profile: 
   if (typeof body !== 'object' || body === null) {
     throw httpError(400, 'The body must be a record (an object of fields) or an array of them')
   }
+  const count = Array.isArray(body) ? body.length : 1
+  instance.admit(recordsBytes(collection, count), `${count} more record(s) of ${collection}`)
   try {
     const stored = await instance.records.create(collection, body)
     const written = stored.map((record) => writeResource(RECORD_SCHEMAS[collection], record, profile))

@@ -2,9 +2,7 @@ import { z } from 'zod'
 import { answer, encodedJsonResponse, httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { SnapshotError, type Snapshot } from '../../core/instance/snapshots.js'
-import { readState } from '../../model/state/read.js'
 import { StateError, serializeState } from '../../model/state/index.js'
-import { World } from '../../model/world.js'
 import { invalidBody, readJsonBody } from './body.js'
 import type { ControlRoute, WorldCall } from './route.js'
 
@@ -60,18 +58,12 @@ const exportSnapshot: Answer = ({ instance, params: { name = '' } }) =>
 /** `PUT /__mock/snapshots/{name}` with a state file: kept as a snapshot of that name (validated as an import is). */
 const importSnapshot: Answer = ({ request, instance, params: { name = '' } }) =>
   named(async () => {
-    let state: Awaited<ReturnType<typeof readState>>
     try {
-      state = await readState(await request.text())
+      return jsonResponse(201, described(await instance.importSnapshot(name, await request.text())))
     } catch (error) {
       if (error instanceof StateError) throw httpError(400, `Invalid state: ${error.message}`)
       throw error
     }
-    const world = await new World(state.seed).load(state.contents)
-    if (state.documented) world.loadDocumented(state.documented)
-    const options = { seed: state.seed, personasPerTeam: state.personasPerTeam }
-    const snapshot = await instance.snapshots.take(name, world, options)
-    return jsonResponse(201, described(snapshot))
   })
 
 /** `DELETE /__mock/snapshots/{name}`: 204, or 404. */

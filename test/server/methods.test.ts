@@ -3,6 +3,7 @@
  * answered as uvicorn hands it to Starlette's router (test/fastapi/methods.test.ts compares with real
  * FastAPI): 405 with `allow` on an operation's path, the trailing-slash 307, 404 elsewhere.
  */
+import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
 import { sendRawHead } from '../support/raw-socket.js'
@@ -57,5 +58,37 @@ it('journals the method as it was sent', async () => {
 it('still answers a head it cannot read with Node’s refusal, and keeps serving', async () => {
   const bad = await sendRawHead(running.url, 'GET', '/v1/personas/ HTTP/1.1\r\nBad Header\r\nX:')
   expect(bad.status).toBe(400)
+  expect((await fetch(`${running.url}/__mock/health`)).status).toBe(200)
+})
+
+/** Sends raw bytes on a connection kept alive and reads one answer (the socket closed after it, or in 5 s: a hang guard). */
+function sendRaw(base: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(base)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(bytes))
+    let text = ''
+    const guard = setTimeout(() => socket.destroy(), 5000)
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1')
+      const end = text.indexOf('\r\n\r\n')
+      const length = Number(/content-length: (\d+)/i.exec(text)?.[1] ?? 0)
+      if (end >= 0 && text.length >= end + 4 + length) socket.end()
+    })
+    socket.on('error', reject)
+    socket.on('close', () => {
+      clearTimeout(guard)
+      resolve(text)
+    })
+  })
+}
+
+it('answers a request followed by bytes that are no request, and answers on (it used to crash the server)', async () => {
+  // What node:http's client sends for a GET given a body: no length, no chunks, the bytes right after the head.
+  const head = 'GET /v1/personas/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'
+  for (const rest of ['xxxxxxxxxx', '{"k": 1}', 'FOOBAR / HTTP/1.1\r\n\r\n']) {
+    const answer = await sendRaw(running.url, head + rest)
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /)
+    expect(answer, 'the bytes after it get no answer: the connection closes').toMatch(/\r\nconnection: close\r\n/i)
+  }
   expect((await fetch(`${running.url}/__mock/health`)).status).toBe(200)
 })

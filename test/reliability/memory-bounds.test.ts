@@ -1,0 +1,116 @@
+/**
+ * What the memory budget counts besides seeded worlds (issue #25 item 8): uploaded snapshots, the
+ * records a world stores, and the journals and recorded contracts of every session. Each used to
+ * grow until the server died of "JavaScript heap out of memory"; now each meets the budget first.
+ * The built CLI runs with a 128 MB heap and a 16 MB budget, so each would outgrow the heap within
+ * a few dozen requests. Loops are bounded by how much the heap could hold, so a server that never
+ * refuses fails the test instead of running on.
+ */
+import { afterEach, expect, it } from 'vitest'
+import { startCli, type CliServer } from './support/cli.js'
+
+let server: CliServer | undefined
+afterEach(async () => {
+  await server?.stop()
+  server = undefined
+})
+
+interface Fixtures {
+  teams: Array<{ id: string }>
+  tokens: Record<'team_reader' | 'super_admin', string>
+}
+
+/** The CLI on a 128 MB heap with a 16 MB budget for what it holds. */
+async function start(extra: string[] = []): Promise<{ url: string; fixtures: Fixtures }> {
+  server = await startCli(['--port', '0', '--quiet', '--max-memory', '16', ...extra], {
+    NODE_OPTIONS: '--max-old-space-size=128',
+  })
+  const fixtures = (await (await fetch(`${server.url}/__mock/fixtures`)).json()) as Fixtures
+  return { url: server.url, fixtures }
+}
+
+const json = { 'content-type': 'application/json' }
+
+/** The server answers, and said nothing of running out of memory. */
+async function expectAlive(url: string): Promise<void> {
+  expect((await fetch(`${url}/__mock/health`)).status).toBe(200)
+  expect(server!.output()).not.toMatch(/heap out of memory/i)
+}
+
+/** Sends `send(i)` until it is refused; the refusal and how many were accepted before it. */
+async function untilRefused(most: number, send: (i: number) => Promise<Response>) {
+  for (let i = 0; i < most; i++) {
+    const answer = await send(i)
+    const text = await answer.text()
+    if (answer.status === 503) return { accepted: i, detail: (JSON.parse(text) as { detail: string }).detail }
+    expect(answer.status, text).toBeLessThan(300)
+  }
+  throw new Error(`${most} accepted: never refused`)
+}
+
+it('refuses an uploaded snapshot past the budget with 503, and answers on', async () => {
+  const { url } = await start()
+  const state = await (await fetch(`${url}/__mock/state`)).text()
+  // Each snapshot is a world of its own (about 1 MB of heap): 200 would take more than the heap.
+  const refused = await untilRefused(200, (i) =>
+    fetch(`${url}/__mock/snapshots/s${i}`, { method: 'PUT', headers: json, body: state }),
+  )
+  expect(refused.accepted).toBeGreaterThan(5)
+  expect(refused.detail).toMatch(
+    /^Not enough memory for this snapshot .*of 16 MB in use\).*delete snapshots.*--max-memory/,
+  )
+  await expectAlive(url)
+  const listed = (await (await fetch(`${url}/__mock/snapshots`)).json()) as { snapshots: unknown[] }
+  expect(listed.snapshots, 'the refused one is not kept').toHaveLength(refused.accepted)
+  expect((await fetch(`${url}/__mock/snapshots/s0`, { method: 'DELETE' })).status).toBe(204)
+  const again = await fetch(`${url}/__mock/snapshots/again`, { method: 'PUT', headers: json, body: state })
+  expect(again.status, 'room again once one is deleted').toBe(201)
+}, 120_000)
+
+it('refuses records a world would store past the budget with 503, and answers on', async () => {
+  const { url, fixtures } = await start()
+  const batch = JSON.stringify(
+    Array.from({ length: 5000 }, (_, i) => ({ team_id: fixtures.teams[0]!.id, name: `p${i}` })),
+  )
+  // 5,000 personas a batch (about 4 MB of heap): 40 batches would take more than the heap.
+  const refused = await untilRefused(40, () =>
+    fetch(`${url}/__mock/records/personas`, { method: 'POST', headers: json, body: batch }),
+  )
+  expect(refused.accepted).toBeGreaterThan(1)
+  expect(refused.detail).toMatch(/^Not enough memory for 5000 more record\(s\) of personas .*--max-memory/)
+  await expectAlive(url)
+  const page = await fetch(`${url}/v1/personas/?limit=1&team_id=${fixtures.teams[0]!.id}`, {
+    headers: { authorization: `Bearer ${fixtures.tokens.team_reader}` },
+  })
+  const { total } = (await page.json()) as { total: number }
+  expect(total, 'every accepted batch is kept, the refused one is not').toBe(60 + refused.accepted * 5000)
+}, 120_000)
+
+it('lets the least recently used sessions go as their journals and contracts fill the budget', async () => {
+  const { url, fixtures } = await start(['--sessions', '1000'])
+  const padding = 'x'.repeat(63 * 1024)
+  const auth = { authorization: `Bearer ${fixtures.tokens.team_reader}` }
+  // 70 distinct 63 KiB requests of each kind fill a session's journal (bodies) and its recorded contract
+  // (queries): about 8 MB: 16 sessions would hold the whole heap.
+  const sessions = 16
+  for (let s = 0; s < sessions; s++) {
+    for (let k = 0; k < 70; k++) {
+      const api = `${url}/__session/s${s}/v1/personas/`
+      const posted = await fetch(api, { method: 'POST', headers: { ...json, ...auth }, body: `${k}${padding}` })
+      expect(posted.status, 'a 405, journaled with its body').toBe(405)
+      await posted.arrayBuffer()
+      const listed = await fetch(`${api}?limit=1&search=${k}${padding}`, { headers: auth })
+      expect(listed.status, 'a list, recorded with its query').toBe(200)
+      await listed.arrayBuffer()
+    }
+  }
+  await expectAlive(url)
+  const kept = ((await (await fetch(`${url}/__mock/sessions`)).json()) as { sessions: Array<{ key: string }> }).sessions
+  expect(kept.length, 'some sessions were let go, though --sessions is 1000').toBeLessThan(sessions)
+  expect(kept.length).toBeGreaterThan(0)
+  expect(kept.at(-1)!.key, 'never the newest').toBe(`s${sessions - 1}`)
+  expect(kept.map((session) => session.key)).not.toContain('s0')
+  const journal = await fetch(`${url}/__session/s${sessions - 1}/__mock/requests`)
+  const { requests } = (await journal.json()) as { requests: unknown[] }
+  expect(requests.length, 'the newest keeps its journal').toBeGreaterThan(50)
+}, 300_000)
