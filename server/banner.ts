@@ -34,7 +34,7 @@ export function banner(options: {
     ),
     '  dimensions',
     ...fixtures.dimensions.map((dimension) => `    ${dimension.id}  ${dimension.name}`),
-    `  tokens      signed with ${options.customSecret ? 'the secret from AGENT_CONSOLE_MOCK_JWT_SECRET' : 'the development secret (see README)'}${options.control ? '; more from POST /__mock/tokens' : ''}`,
+    `  tokens      signed with ${options.customSecret ? 'the secret from AGENT_CONSOLE_MOCK_JWT_SECRET' : 'the development secret (docs/testing-kits.md#the-seeded-world-and-its-tokens)'}${options.control ? '; more from POST /__mock/tokens' : ''}`,
     ...Object.entries(fixtures.tokens).map(([role, token]) => `    ${role.padEnd(15)} ${token}`),
     '',
     `  try: curl -H "Authorization: Bearer $TOKEN" ${url}/v1/personas/   (TOKEN=team_reader above)`,

@@ -67,7 +67,7 @@ const program = new Command('agent-console-mock')
     `personas per team (default: ${DEFAULT_PERSONAS_PER_TEAM})`,
     integer('--personas', 0, MAX_PERSONAS_PER_TEAM),
   )
-  .option('--profile <file>', 'JSON file of profile settings (see README), e.g. as written by verify')
+  .option('--profile <file>', 'JSON file of profile settings (docs/profile.md), e.g. as written by verify')
   .option('--delay <ms>', 'milliseconds added before every API answer (default: 0)', integer('--delay', 0, 60_000))
   .option(
     '--state-file <file>',

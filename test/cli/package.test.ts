@@ -32,11 +32,17 @@ beforeAll(() => {
   packed = report!.files.map((file) => file.path)
 }, 240_000)
 
-it('packs the built package, its licence and readme, and nothing else', () => {
+it('packs the built package, its licence, readme, changelog and docs, and nothing else', () => {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-  expect(packed).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']))
-  const stray = packed.filter((path) => !/^dist\/.+\.(js|d\.ts|js\.map)$/.test(path))
-  expect(stray.sort()).toEqual(['LICENSE', 'README.md', 'package.json'])
+  expect(packed).toEqual(expect.arrayContaining(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']))
+  const stray = packed.filter(
+    (path) => !/^dist\/.+\.(js|d\.ts|js\.map)$/.test(path) && !/^docs\/[\w-]+\.md$/.test(path),
+  )
+  expect(stray.sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'])
+  // A reader of the installed package (or of its page on a registry) can follow every link of the README.
+  const readmeLinks = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/\]\(([^)#:\s]+)(?:#[^)]*)?\)/g)]
+  expect(readmeLinks.length).toBeGreaterThan(0)
+  for (const [, target] of readmeLinks) expect(packed, `README links to ${target}`).toContain(target)
   expect(packed.filter((path) => /\/test\/|tsbuildinfo|\.stamp$/.test(path))).toEqual([])
   // Every file the exports map (under any condition) and the bin name is in the tarball.
   const targets = [manifest.bin['agent-console-mock']]
