@@ -4,9 +4,9 @@
  * types, under the bundler and the Node resolution, with `skipLibCheck` on and off, and so does every entry with
  * its optional peers; the compiled code, and the README's Node example as written, run against the installed
  * mock; the standalone server works without the optional swagger-ui-dist; in Chromium, typed overrides run in a
- * Vite build, and the README's Vite plugin on Vite's dev server with no source map warning; and the README's
- * guarded browser start leaves nothing of the mock in a production build. One tarball and one installed app
- * serve every check; installs come from npm's cache when they can (the repository uses the same packages).
+ * Vite build, the README's Playwright example with the app's Playwright, and the README's Vite plugin on Vite's
+ * dev server with no source map warning; and the README's guarded browser start leaves nothing of the mock in
+ * a production build. One tarball and one installed app serve every check; installs come from npm's cache when they can (the repository uses the same packages).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { appEnv, binOf, packAndInstall, run } from './support/app.js'
 import { runBrowserApp, writeBrowserApp } from './support/browser-app.js'
 import { errorsOutsideStorybook, writeEntriesCheck } from './support/entries.js'
+import { runReadmePlaywright } from './support/playwright-app.js'
 import { readmeExample } from './support/readme.js'
 import { buildGuardedApp, mockTraces, runPluginApp, writeReadmeApps } from './support/readme-apps.js'
 
@@ -287,6 +288,12 @@ it("runs the README's Node example, as written, with the app's Vitest", () => {
   const output = run(process.execPath, [binOf(project, 'vitest'), 'run', '--root', 'node-test'], project)
   expect(output.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/)
 }, 120_000)
+
+it("runs the README's Playwright example, as written, with the app's Playwright in Chromium", async () => {
+  const { status, report } = await runReadmePlaywright(project, 'shows an empty list')
+  expect(report).toMatch(/1 passed/)
+  expect(status, report).toBe(0)
+}, 240_000)
 
 it("serves the README's Vite plugin config to Chromium, with no source map warning from Vite", async () => {
   const { answer, output } = await runPluginApp(project)

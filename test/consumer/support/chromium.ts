@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { appEnv } from './app.js'
 
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? ['/usr/bin/chromium'].find((path) => existsSync(path))
+/** Debian's Chromium, or the one PLAYWRIGHT_CHROMIUM_PATH names; undefined: Playwright's own. */
+export const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? ['/usr/bin/chromium'].find((path) => existsSync(path))
 
 /**
  * Runs the app's Vite (`vite <args>`: the dev server, or `preview` of a build) on a free loopback port, opens
