@@ -52,7 +52,7 @@ export default defineConfig({
       },
       {
         // The node tier less the verifier's tests: the verifier loads no msw (scripts/check-layers.mjs),
-        // so the other msw versions' runs (scripts/test-lowest-msw.sh, test-node22-msw3.sh) leave it out.
+        // so the other platforms' runs (scripts/test-platform.sh) leave it out.
         extends: true,
         test: {
           name: 'msw',
