@@ -43,7 +43,7 @@ async function pageAnswer(url: string): Promise<unknown> {
     const page = await browser.newPage()
     await page.goto(url)
     // A dev server's first load pre-bundles msw, faker and zod (Vite's dependency optimizer), then reloads.
-    const answer = await page.locator('body[data-answer]').getAttribute('data-answer', { timeout: 60_000 })
+    const answer = await page.locator('body[data-answer]').getAttribute('data-answer', { timeout: 300_000 })
     return JSON.parse(answer!)
   } finally {
     await browser.close()

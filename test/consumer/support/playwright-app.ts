@@ -27,8 +27,8 @@ import { defineConfig } from '@playwright/test'
 export default defineConfig({
   testDir: './e2e',
   reporter: 'list',
-  timeout: 60_000,
-  expect: { timeout: 15_000 },
+  timeout: 300_000,
+  expect: { timeout: 120_000 },
   webServer: { command: 'node page-server.mjs', url: 'http://127.0.0.1:${port}/', env: { PORT: '${port}' } },
   use: {
     baseURL: 'http://127.0.0.1:${port}',
