@@ -24,6 +24,7 @@ const TIERS = {
   browser: 'test:browser',
   e2e: 'test:e2e',
   fixture: 'test:fixture',
+  consumer: 'test:consumer',
 }
 
 const args = process.argv.slice(2)
@@ -53,8 +54,8 @@ if (summaryFile) {
 }
 
 const label = option('--label')
-/** Subsets of other tiers, run on the other msw versions: `msw` of `node`, `fixture` of `e2e`. */
-const ON_OTHER_PLATFORMS = ['msw', 'fixture']
+/** Subsets of other tiers, run on the other platforms: `msw` of `node`, `fixture` of `e2e`, `consumer` of `process`. */
+const ON_OTHER_PLATFORMS = ['msw', 'fixture', 'consumer']
 const chosen = args.length > 0 ? args : Object.keys(TIERS).filter((tier) => !ON_OTHER_PLATFORMS.includes(tier))
 for (const tier of chosen) if (!(tier in TIERS)) usage(`unknown tier "${tier}"`)
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { sourceAliases } from '../scripts/source-aliases.js'
@@ -32,6 +33,10 @@ export default defineConfig({
   resolve: { alias: sourceAliases() },
   test: {
     testTimeout: 30_000,
+    // As many test files at once as cores. Vitest's default for a run is one less, so a single file at a time on
+    // a 2-core machine, where the tiers then leave a core idle: the process tier's tests mostly wait on the
+    // processes they start, and the in-process tiers' on the loopback.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
@@ -52,7 +57,7 @@ export default defineConfig({
       },
       {
         // The node tier less the verifier's tests: the verifier loads no msw (scripts/check-layers.mjs),
-        // so the other msw versions' runs (scripts/test-lowest-msw.sh, test-node22-msw3.sh) leave it out.
+        // so the other platforms' runs (scripts/test-platform.sh) leave it out.
         extends: true,
         test: {
           name: 'msw',

@@ -4,9 +4,9 @@
  * types, under the bundler and the Node resolution, with `skipLibCheck` on and off, and so does every entry with
  * its optional peers; the compiled code, and the README's Node example as written, run against the installed
  * mock; the standalone server works without the optional swagger-ui-dist; in Chromium, typed overrides run in a
- * Vite build, and the README's Vite plugin on Vite's dev server with no source map warning; and the README's
- * guarded browser start leaves nothing of the mock in a production build. One tarball and one installed app
- * serve every check; installs come from npm's cache when they can (the repository uses the same packages).
+ * Vite build, the README's Playwright example with the app's Playwright, and the README's Vite plugin on Vite's
+ * dev server with no source map warning; and the README's guarded browser start leaves nothing of the mock in
+ * a production build. One tarball and one installed app serve every check; installs come from npm's cache when they can (the repository uses the same packages).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -16,10 +16,16 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { appEnv, binOf, packAndInstall, run } from './support/app.js'
 import { runBrowserApp, writeBrowserApp } from './support/browser-app.js'
 import { errorsOutsideStorybook, writeEntriesCheck } from './support/entries.js'
+import { runReadmePlaywright } from './support/playwright-app.js'
 import { readmeExample } from './support/readme.js'
 import { buildGuardedApp, mockTraces, runPluginApp, writeReadmeApps } from './support/readme-apps.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'acm-consumer-'))
+/**
+ * Each step's bound: an install, a tsc over every declaration file, or Vite's first load in Chromium takes
+ * seconds on a quiet machine and minutes on a busy one; a bound only stops a step that hangs.
+ */
+const STEP = 600_000
 const project = join(folder, 'app')
 afterAll(() => rmSync(folder, { recursive: true, force: true }), 120_000)
 
@@ -185,7 +191,7 @@ beforeAll(() => {
   writeFileSync(join(project, 'docs.mjs'), DOCS)
   writeBrowserApp(project)
   writeReadmeApps(project)
-}, 300_000)
+}, STEP)
 
 it('installs beside its own msw with no flag, and npm warns of no peer of the package', () => {
   expect(npmOutput).not.toContain('ERESOLVE')
@@ -231,9 +237,13 @@ function compile(resolution: 'bundler' | 'nodenext', skipLibCheck: boolean, emit
 
 for (const resolution of ['bundler', 'nodenext'] as const)
   for (const skipLibCheck of [true, false]) {
-    it(`compiles the app with tsc --strict (moduleResolution ${resolution}, skipLibCheck ${skipLibCheck})`, () => {
-      expect(compile(resolution, skipLibCheck, false)).toBe('')
-    }, 240_000)
+    it(
+      `compiles the app with tsc --strict (moduleResolution ${resolution}, skipLibCheck ${skipLibCheck})`,
+      () => {
+        expect(compile(resolution, skipLibCheck, false)).toBe('')
+      },
+      STEP,
+    )
   }
 
 /** tsc's report (it exits 2 when it found errors: the report is what the test reads). */
@@ -246,24 +256,32 @@ function typeErrors(config: string): string {
   }
 }
 
-it('type-checks every entry with skipLibCheck off, beside the optional peers the entries name', () => {
-  expect(errorsOutsideStorybook(typeErrors(writeEntriesCheck(project)))).toEqual([])
-}, 240_000)
+it(
+  'type-checks every entry with skipLibCheck off, beside the optional peers the entries name',
+  () => {
+    expect(errorsOutsideStorybook(typeErrors(writeEntriesCheck(project)))).toEqual([])
+  },
+  STEP,
+)
 
-it('runs the compiled app against the installed mock', () => {
-  compile('nodenext', true, true)
-  const answer = JSON.parse(run(process.execPath, ['run.mjs'], project))
-  expect(answer).toEqual({
-    total: 12,
-    adversaries: true,
-    label: 'string',
-    next: 3,
-    severities: true,
-    error: 'query.limit: Input should be greater than or equal to 1',
-    overridden: 7,
-    refused: [422, 'query.limit: ensure this value is greater than 0'],
-  })
-}, 240_000)
+it(
+  'runs the compiled app against the installed mock',
+  () => {
+    compile('nodenext', true, true)
+    const answer = JSON.parse(run(process.execPath, ['run.mjs'], project))
+    expect(answer).toEqual({
+      total: 12,
+      adversaries: true,
+      label: 'string',
+      next: 3,
+      severities: true,
+      error: 'query.limit: Input should be greater than or equal to 1',
+      overridden: 7,
+      refused: [422, 'query.limit: ensure this value is greater than 0'],
+    })
+  },
+  STEP,
+)
 
 it('serves /openapi.json without swagger-ui-dist, and a /docs page that says to install it', () => {
   const answer = JSON.parse(run(process.execPath, ['docs.mjs'], project))
@@ -271,15 +289,19 @@ it('serves /openapi.json without swagger-ui-dist, and a /docs page that says to 
   expect(answer.text).toContain('Install swagger-ui-dist to get the interactive docs')
 }, 120_000)
 
-it('runs typed overrides in the browser: the app built with Vite from the tarball, in Chromium', async () => {
-  const answer = await runBrowserApp(project)
-  expect(answer).toEqual({
-    seeded: { status: 200, total: 9 },
-    overridden: { status: 200, body: '{"results":[],"total":4}' },
-    error: { status: 404, body: '{"detail":"Policy not found"}' },
-    reset: { status: 200, total: 9 },
-  })
-}, 240_000)
+it(
+  'runs typed overrides in the browser: the app built with Vite from the tarball, in Chromium',
+  async () => {
+    const answer = await runBrowserApp(project)
+    expect(answer).toEqual({
+      seeded: { status: 200, total: 9 },
+      overridden: { status: 200, body: '{"results":[],"total":4}' },
+      error: { status: 404, body: '{"detail":"Policy not found"}' },
+      reset: { status: 200, total: 9 },
+    })
+  },
+  STEP,
+)
 
 it("runs the README's Node example, as written, with the app's Vitest", () => {
   mkdirSync(join(project, 'node-test'))
@@ -288,12 +310,26 @@ it("runs the README's Node example, as written, with the app's Vitest", () => {
   expect(output.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/)
 }, 120_000)
 
-it("serves the README's Vite plugin config to Chromium, with no source map warning from Vite", async () => {
-  const { answer, output } = await runPluginApp(project)
-  expect(answer).toEqual({ seed: 1, total: 200 })
-  // The package's maps embed their sources: Vite finds no source file missing.
-  expect(output).not.toMatch(/Sourcemap for .* points to missing source files/)
-}, 240_000)
+it(
+  "runs the README's Playwright example, as written, with the app's Playwright in Chromium",
+  async () => {
+    const { status, report } = await runReadmePlaywright(project, 'shows an empty list')
+    expect(report).toMatch(/1 passed/)
+    expect(status, report).toBe(0)
+  },
+  STEP,
+)
+
+it(
+  "serves the README's Vite plugin config to Chromium, with no source map warning from Vite",
+  async () => {
+    const { answer, output } = await runPluginApp(project)
+    expect(answer).toEqual({ seed: 1, total: 200 })
+    // The package's maps embed their sources: Vite finds no source file missing.
+    expect(output).not.toMatch(/Sourcemap for .* points to missing source files/)
+  },
+  STEP,
+)
 
 it("builds the README's guarded browser start for production with nothing of the mock in it", () => {
   const files = buildGuardedApp(project)

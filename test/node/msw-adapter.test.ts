@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import { createMockServer, type MockServer } from 'agent-console-mock/node'
 import { readsUnhandledFrame } from '../../node/msw-adapter.js'
 
-// node/msw-adapter.ts on the installed msw: the tiers run on msw 2 (npm test, test-lowest-msw.sh)
-// and on msw 3 (test-node22-msw3.sh), so each test below holds on both majors.
+// node/msw-adapter.ts on the installed msw: the tiers run on msw 2 (npm test, npm run test:lowest-msw)
+// and on msw 3 (npm run test:node22-msw3), so each test below holds on both majors.
 
 const msw: string = createRequire(import.meta.url)('msw/package.json').version
 

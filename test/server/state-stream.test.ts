@@ -10,6 +10,8 @@ import type { RunningServer } from 'agent-console-mock/server'
 import { http, startTestServer } from '../support/server.js'
 
 const PERSONAS = 20_000
+/** The bound of a test that seeds or imports a large world: seconds when quiet, minutes on a busy 2-core machine. */
+const LARGE_WORLD = 300_000
 let running: RunningServer
 let call: ReturnType<typeof http>
 
@@ -145,7 +147,7 @@ it('answers health before the first answer of a session that seeds a large world
   const answered = await healthWhile(reset)
   expect((await reset).status).toBe(200)
   expect(answered, 'health answers while 100,000 personas were seeded').toBeGreaterThanOrEqual(10)
-})
+}, LARGE_WORLD)
 
 it('answers health while a large state is imported, once its body is sent', async () => {
   const state = running.sessions.primary.exportState()
@@ -158,7 +160,7 @@ it('answers health while a large state is imported, once its body is sent', asyn
   expect(await status).toBe(200)
   expect(answered, `health answers while ${2 * PERSONAS} personas were imported`).toBeGreaterThanOrEqual(10)
   expect((await call('/__mock/state', { headers: sessionOf('large-import') })).text === state).toBe(true)
-})
+}, LARGE_WORLD)
 
 /** A PUT of `body`: when it has been handed to the socket whole, and its answer's status. */
 function put(path: string, body: string, headers: Record<string, string>) {

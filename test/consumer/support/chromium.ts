@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { appEnv } from './app.js'
 
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? ['/usr/bin/chromium'].find((path) => existsSync(path))
+/** Debian's Chromium, or the one PLAYWRIGHT_CHROMIUM_PATH names; undefined: Playwright's own. */
+export const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? ['/usr/bin/chromium'].find((path) => existsSync(path))
 
 /**
  * Runs the app's Vite (`vite <args>`: the dev server, or `preview` of a build) on a free loopback port, opens
@@ -42,7 +43,7 @@ async function pageAnswer(url: string): Promise<unknown> {
     const page = await browser.newPage()
     await page.goto(url)
     // A dev server's first load pre-bundles msw, faker and zod (Vite's dependency optimizer), then reloads.
-    const answer = await page.locator('body[data-answer]').getAttribute('data-answer', { timeout: 60_000 })
+    const answer = await page.locator('body[data-answer]').getAttribute('data-answer', { timeout: 300_000 })
     return JSON.parse(answer!)
   } finally {
     await browser.close()

