@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import { createMockServer, type MockServer } from 'agent-console-mock/node'
-import { readsUnhandledFrame } from '../../node/msw-adapter.js'
+import { readsUnhandledFrame, unsupportedNode } from '../../node/msw-adapter.js'
 
 // node/msw-adapter.ts on the installed msw: the tiers run on msw 2 (npm test, npm run test:lowest-msw)
 // and on msw 3 (npm run test:node22-msw3), so each test below holds on both majors.
@@ -73,4 +73,20 @@ it('closes once: a second close() neither throws nor frees the place of a newer 
   mock = await createMockServer({ personasPerTeam: 1 })
   expect(() => first.close()).not.toThrow()
   await expect(createMockServer({ personasPerTeam: 1 })).rejects.toThrow(/already intercepting fetch/)
+})
+
+it('runs on this Node with the installed msw, and says plainly when msw 3 is on a Node older than 22.12', () => {
+  const server = setupServer()
+  expect(unsupportedNode(server)).toBeUndefined()
+  // msw 3's server (it has a readyState) on Node 20, as npm installs it with only an engine warning.
+  const msw3 = Object.assign(Object.create(server), { readyState: 0 }) as typeof server
+  expect(unsupportedNode(msw3, '20.20.2')).toBe(
+    'msw 3 needs Node 22.12 or later, and this is Node 20.20.2: install msw 2 beside agent-console-mock (npm install --save-dev msw@2), or run a newer Node',
+  )
+  expect(unsupportedNode(msw3, '22.11.0')).toMatch(/^msw 3 needs Node 22\.12/)
+  expect(unsupportedNode(msw3, '22.12.0')).toBeUndefined()
+  expect(unsupportedNode(msw3, '24.1.0')).toBeUndefined()
+  // msw 2's server runs on Node 20.
+  const msw2 = setupServer()
+  if (!readsUnhandledFrame(msw2)) expect(unsupportedNode(msw2, '20.0.0')).toBeUndefined()
 })
