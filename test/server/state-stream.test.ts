@@ -138,29 +138,37 @@ it('answers health while exports are left unread, refuses a fifth with 503, and 
   for (const res of unread) res.destroy()
 })
 
-it('answers health before the first answer of a session that seeds a large world', async () => {
-  const reset = call('/__mock/reset', {
-    method: 'POST',
-    headers: sessionOf('large-seeded'),
-    json: { seed: 4242, personas: 50_000 },
-  })
-  const answered = await healthWhile(reset)
-  expect((await reset).status).toBe(200)
-  expect(answered, 'health answers while 100,000 personas were seeded').toBeGreaterThanOrEqual(10)
-}, LARGE_WORLD)
+it(
+  'answers health before the first answer of a session that seeds a large world',
+  async () => {
+    const reset = call('/__mock/reset', {
+      method: 'POST',
+      headers: sessionOf('large-seeded'),
+      json: { seed: 4242, personas: 50_000 },
+    })
+    const answered = await healthWhile(reset)
+    expect((await reset).status).toBe(200)
+    expect(answered, 'health answers while 100,000 personas were seeded').toBeGreaterThanOrEqual(10)
+  },
+  LARGE_WORLD,
+)
 
-it('answers health while a large state is imported, once its body is sent', async () => {
-  const state = running.sessions.primary.exportState()
-  const { sent, status } = put('/__mock/state', state, {
-    ...sessionOf('large-import'),
-    'content-type': 'application/json',
-  })
-  await sent
-  const answered = await healthWhile(status)
-  expect(await status).toBe(200)
-  expect(answered, `health answers while ${2 * PERSONAS} personas were imported`).toBeGreaterThanOrEqual(10)
-  expect((await call('/__mock/state', { headers: sessionOf('large-import') })).text === state).toBe(true)
-}, LARGE_WORLD)
+it(
+  'answers health while a large state is imported, once its body is sent',
+  async () => {
+    const state = running.sessions.primary.exportState()
+    const { sent, status } = put('/__mock/state', state, {
+      ...sessionOf('large-import'),
+      'content-type': 'application/json',
+    })
+    await sent
+    const answered = await healthWhile(status)
+    expect(await status).toBe(200)
+    expect(answered, `health answers while ${2 * PERSONAS} personas were imported`).toBeGreaterThanOrEqual(10)
+    expect((await call('/__mock/state', { headers: sessionOf('large-import') })).text === state).toBe(true)
+  },
+  LARGE_WORLD,
+)
 
 /** A PUT of `body`: when it has been handed to the socket whole, and its answer's status. */
 function put(path: string, body: string, headers: Record<string, string>) {
