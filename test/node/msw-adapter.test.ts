@@ -79,7 +79,7 @@ it('runs on this Node with the installed msw, and says plainly when msw 3 is on 
   const server = setupServer()
   expect(unsupportedNode(server)).toBeUndefined()
   // msw 3's server (it has a readyState) on Node 20, as npm installs it with only an engine warning.
-  const msw3 = Object.assign(Object.create(server), { readyState: 0 }) as typeof server
+  const msw3 = Object.create(server, { readyState: { value: 0 } }) as typeof server
   expect(unsupportedNode(msw3, '20.20.2')).toBe(
     'msw 3 needs Node 22.12 or later, and this is Node 20.20.2: install msw 2 beside agent-console-mock (npm install --save-dev msw@2), or run a newer Node',
   )
