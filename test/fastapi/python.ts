@@ -66,8 +66,7 @@ export const fastapi0115: FastApiRuntime = {
   unavailable() {
     if (trixieProbe !== null) return trixieProbe
     const root = trixieRoot()
-    const why =
-      process.getuid?.() !== 0 ? 'entering a chroot needs root' : probe('/usr/sbin/chroot', [root, 'python3'])
+    const why = process.getuid?.() !== 0 ? 'entering a chroot needs root' : probe('/usr/sbin/chroot', [root, 'python3'])
     trixieProbe = why && `no FastAPI 0.115 chroot at ${root} (${why}): run \`bash scripts/fastapi-trixie.sh\` as root`
     return trixieProbe
   },

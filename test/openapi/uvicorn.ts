@@ -24,18 +24,7 @@ export async function startOpenApiApp(runtime: FastApiRuntime = fastapi092): Pro
   const app = runtime.prepare(resolve(import.meta.dirname))
   const child = spawn(
     app.command,
-    [
-      ...app.prefix,
-      '-m',
-      'uvicorn',
-      'app:app',
-      '--app-dir',
-      app.dir,
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-    ],
+    [...app.prefix, '-m', 'uvicorn', 'app:app', '--app-dir', app.dir, '--host', '127.0.0.1', '--port', String(port)],
     { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   )
   let stderr = ''
