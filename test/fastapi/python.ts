@@ -59,16 +59,22 @@ export const trixieRoot = (): string =>
   process.env['FASTAPI_TRIXIE'] ??
   join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'agent-console-mock', 'trixie')
 
-let trixieProbe: string | undefined | null = null
+/** Each chroot's probe, once per process: the tests ask before every describe block. */
+const trixieProbes = new Map<string, string | undefined>()
 
 export const fastapi0115: FastApiRuntime = {
   name: "FastAPI 0.115 + pydantic 2 (Debian trixie's, in a chroot)",
   unavailable() {
-    if (trixieProbe !== null) return trixieProbe
     const root = trixieRoot()
-    const why = process.getuid?.() !== 0 ? 'entering a chroot needs root' : probe('/usr/sbin/chroot', [root, 'python3'])
-    trixieProbe = why && `no FastAPI 0.115 chroot at ${root} (${why}): run \`bash scripts/fastapi-trixie.sh\` as root`
-    return trixieProbe
+    if (!trixieProbes.has(root)) {
+      const why =
+        process.getuid?.() !== 0 ? 'entering a chroot needs root' : probe('/usr/sbin/chroot', [root, 'python3'])
+      trixieProbes.set(
+        root,
+        why && `no FastAPI 0.115 chroot at ${root} (${why}): run \`bash scripts/fastapi-trixie.sh\` as root`,
+      )
+    }
+    return trixieProbes.get(root)
   },
   prepare(appDir) {
     const root = trixieRoot()
