@@ -1,4 +1,4 @@
-import type { PyValue } from '../python/value.js'
+import type { PyFloat, PyValue } from '../python/value.js'
 
 /** A location as pydantic reports it: the source ("query", "path", "body"), then keys and indexes. */
 export type Loc = Array<string | number>
@@ -12,7 +12,7 @@ export interface PydanticError {
   loc: Loc
   msg: string
   input: PyValue | undefined
-  ctx?: Record<string, string | number | bigint>
+  ctx?: Record<string, string | number | bigint | PyFloat>
 }
 
 type Ctx = Record<string, string | number | bigint>

@@ -48,9 +48,23 @@ export function validateFloat(schema: Schema, input: PyValue, loc: Loc): Outcome
     return fail(pydanticError(typeof input === 'string' ? 'float_parsing' : 'float_type', loc, input))
   if (!Number.isFinite(value)) return fail(pydanticError('finite_number', loc, input))
   const { ge, le } = intBounds(schema._zod.def as Def)
-  if (ge !== undefined && value < ge) return fail(pydanticError('greater_than_equal', loc, input, { ge }))
-  if (le !== undefined && value > le) return fail(pydanticError('less_than_equal', loc, input, { le }))
+  if (ge !== undefined && value < ge) return fail(floatBoundError('greater_than_equal', loc, input, 'ge', ge))
+  if (le !== undefined && value > le) return fail(floatBoundError('less_than_equal', loc, input, 'le', le))
   return ok(new PyFloat(value))
+}
+
+/**
+ * pydantic-core holds a `float` field's bounds as floats: its ctx writes `{"le":2.0}` where its message says
+ * `2` (an `int` field's ctx keeps `2`).
+ */
+function floatBoundError(
+  type: 'greater_than_equal' | 'less_than_equal',
+  loc: Loc,
+  input: PyValue,
+  name: string,
+  bound: number,
+) {
+  return { ...pydanticError(type, loc, input, { [name]: bound }), ctx: { [name]: new PyFloat(bound) } }
 }
 
 /** pydantic-core `validate_bool` in lax mode. */

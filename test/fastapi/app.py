@@ -32,6 +32,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.security.utils import get_authorization_scheme_param
+from pydantic import VERSION as PYDANTIC_VERSION
 from pydantic import BaseModel, Field, StrictBool, StrictStr, ValidationError, conint, conlist, constr, parse_obj_as
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -297,6 +298,10 @@ class PolicyRuleListResponse(Model):
     total: int
 
 
+# The same app runs under pydantic 2 (Debian trixie's FastAPI 0.115, test/fastapi/trixie.ts), where conlist's bound
+# is named max_length.
+LIST_MAX = "max_items" if PYDANTIC_VERSION.startswith("1.") else "max_length"
+
 if on("legit:no-length-bounds"):
     ValueText = StrictStr if on("legit:strict-strings") else str
 else:
@@ -321,7 +326,7 @@ class BulkAddValues(Model):
     elif on("legit:no-length-bounds"):
         values: List[DemographicValueCreate]
     else:
-        values: conlist(DemographicValueCreate, max_items=1000)  # type: ignore[valid-type]
+        values: conlist(DemographicValueCreate, **{LIST_MAX: 1000})  # type: ignore[valid-type]
 
 
 class DemographicValue(Model):

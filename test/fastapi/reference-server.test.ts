@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verify, type Report } from '../../verify/index.js'
+import { fastapi0115 } from './python.js'
 import {
   fastApiTokens,
   fastApiUnavailable,
@@ -92,6 +93,19 @@ it('names the apt-get line when the interpreter lacks fastapi', () => {
   expect(fastApiUnavailable('/nonexistent/python3')).toMatch(
     /^\/nonexistent\/python3 cannot import fastapi, uvicorn and jwt \(.*ENOENT.*\): run `apt-get install -y python3-fastapi python3-uvicorn python3-jwt`$/,
   )
+})
+
+it('names the script that makes the FastAPI 0.115 chroot when there is none', () => {
+  const before = process.env['FASTAPI_TRIXIE']
+  process.env['FASTAPI_TRIXIE'] = '/nonexistent/trixie'
+  try {
+    expect(fastapi0115.unavailable()).toMatch(
+      /^no FastAPI 0\.115 chroot at \/nonexistent\/trixie \(.+\): run `bash scripts\/fastapi-trixie\.sh` as root$/,
+    )
+  } finally {
+    if (before === undefined) delete process.env['FASTAPI_TRIXIE']
+    else process.env['FASTAPI_TRIXIE'] = before
+  }
 })
 
 describe.skipIf(unavailable !== undefined)('the reference FastAPI app (FastAPI 0.92, pydantic 1.10)', () => {

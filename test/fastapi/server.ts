@@ -1,19 +1,20 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer, type AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { mintToken } from 'agent-console-mock'
 import type { VerifyOptions } from '../../verify/index.js'
+import { fastapi092, fastApiUnavailable, type FastApiRuntime } from './python.js'
+
+export { fastApiUnavailable }
 
 /**
- * Starts the reference FastAPI app (test/fastapi/app.py, FastAPI 0.92 + pydantic 1.10 from Debian)
- * under uvicorn on a free loopback port, for tests that need a real FastAPI server.
+ * Starts the reference FastAPI app (test/fastapi/app.py, FastAPI 0.92 + pydantic 1.10 from Debian, or
+ * FastAPI 0.115 + pydantic 2 in Debian trixie's chroot: python.ts) under uvicorn on a free loopback port,
+ * for tests that need a real FastAPI server.
  */
 
-/** Debian's interpreter: the one python3-fastapi installs into (the `python3` on PATH may be another). */
-const PYTHON = '/usr/bin/python3'
-const INSTALL_COMMAND = 'apt-get install -y python3-fastapi python3-uvicorn python3-jwt'
 const APP_DIR = resolve(import.meta.dirname)
 const START_TIMEOUT_MS = 20_000
 const STOP_TIMEOUT_MS = 5_000
@@ -35,6 +36,8 @@ export interface StartFastApiOptions {
   variants?: readonly string[]
   /** The HS256 secret the app checks tokens with. @default a fixed test secret */
   secret?: string
+  /** Which FastAPI runs it. @default fastapi092 */
+  runtime?: FastApiRuntime
 }
 
 export interface RunningFastApi {
@@ -53,17 +56,6 @@ export interface RunningFastApi {
 }
 
 export const DEFAULT_SECRET = 'reference-fastapi-test-secret'
-
-/**
- * Why the reference app cannot run here, or undefined when it can: /usr/bin/python3 must import
- * fastapi, uvicorn and jwt.
- */
-export function fastApiUnavailable(python: string = PYTHON): string | undefined {
-  const probe = spawnSync(python, ['-c', 'import fastapi, uvicorn, jwt'], { encoding: 'utf8', timeout: 15_000 })
-  if (probe.status === 0) return undefined
-  const why = probe.error ? probe.error.message : (probe.stderr.trim().split('\n').pop() ?? `exit ${probe.status}`)
-  return `${python} cannot import fastapi, uvicorn and jwt (${why}): run \`${INSTALL_COMMAND}\``
-}
 
 /** Every group still running, killed if the test process exits without stopping them. */
 const running = new Set<ChildProcess>()
@@ -96,7 +88,7 @@ async function freePort(): Promise<number> {
  * @example const server = await startFastApi({ variants: ['legit:bulk-200'] }); try { ... } finally { await server.stop() }
  */
 export async function startFastApi(options: StartFastApiOptions = {}): Promise<RunningFastApi> {
-  const unavailable = fastApiUnavailable()
+  const unavailable = (options.runtime ?? fastapi092).unavailable()
   if (unavailable) throw new Error(unavailable)
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -112,14 +104,16 @@ class PortTakenError extends Error {}
 async function startOnce(options: StartFastApiOptions, port: number): Promise<RunningFastApi> {
   const secret = options.secret ?? DEFAULT_SECRET
   const variants = [...(options.variants ?? [])]
+  const app = (options.runtime ?? fastapi092).prepare(APP_DIR)
   const child = spawn(
-    PYTHON,
+    app.command,
     [
+      ...app.prefix,
       '-m',
       'uvicorn',
       'app:app',
       '--app-dir',
-      APP_DIR,
+      app.dir,
       '--host',
       '127.0.0.1',
       '--port',
@@ -149,7 +143,10 @@ async function startOnce(options: StartFastApiOptions, port: number): Promise<Ru
     stderr = (stderr + chunk).slice(-20_000)
   })
   const exited = new Promise<void>((done) => child.once('exit', () => done()))
-  void exited.then(() => running.delete(child))
+  void exited.then(() => {
+    running.delete(child)
+    app.cleanup()
+  })
   const stop = async () => {
     killGroup(child, 'SIGTERM')
     const timer = setTimeout(() => killGroup(child, 'SIGKILL'), STOP_TIMEOUT_MS)

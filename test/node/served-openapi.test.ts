@@ -81,6 +81,11 @@ describe.each(Object.entries(DOCUMENTS))('the OpenAPI %s document, in-process', 
         },
       ],
     })
+    // A float field's bound is a float in the ctx (FastAPI 0.115 beside it: test/fastapi/served-openapi.test.ts).
+    const over = { ...NEW_AGENT, config: { model: 'm', temperature: 5, max_tokens: 9000 } }
+    const refused = await (await send('POST', '/v1/agents/', { token, json: over })).text()
+    expect(refused).toContain('"msg":"Input should be less than or equal to 2","input":5,"ctx":{"le":2.0}}')
+    expect(refused).toContain('"msg":"Input should be less than or equal to 8192","input":9000,"ctx":{"le":8192}}')
     const stored = await send('POST', '/v1/agents/', {
       token,
       json: { ...NEW_AGENT, config: { model: 'm', temperature: 1 } },

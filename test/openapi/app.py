@@ -1,6 +1,7 @@
 """A small FastAPI app for the mock's `--openapi` tests: the parts of the console's API the mock does not
 implement (agents, evaluations, personas by id), written as a team would write them with FastAPI 0.92 and
-pydantic 1.10 (Debian 12). Its /openapi.json is `openapi-3.0.json` (generate.py writes it).
+pydantic 1.10 (Debian 12); it runs unchanged under FastAPI 0.115 + pydantic 2 (Debian trixie). Its /openapi.json
+is `openapi-3.0.json` under the first and `openapi-3.1.json` under the second (generate.py prints it).
 
 It is also run under uvicorn by the tests, to compare the mock's 422 bodies and auth refusals with FastAPI's.
 It keeps agents in memory; nothing else is stored.

@@ -1,4 +1,7 @@
-"""Writes app.py's /openapi.json as FastAPI 0.92 generates it: `/usr/bin/python3 test/openapi/generate.py`."""
+"""Prints app.py's /openapi.json as the FastAPI that runs it generates it (indented): openapi-3.0.json under Debian
+12's FastAPI 0.92, openapi-3.1.json under FastAPI 0.115 in the chroot of scripts/fastapi-trixie.sh. The commands are
+in README.md.
+"""
 
 import json
 import pathlib
@@ -7,6 +10,4 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from app import app  # noqa: E402
 
-target = pathlib.Path(__file__).parent / "openapi-3.0.json"
-target.write_text(json.dumps(app.openapi(), indent=2) + "\n")
-print(f"wrote {target}")
+print(json.dumps(app.openapi(), indent=2))

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer, type AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
+import { fastapi092, type FastApiRuntime } from '../fastapi/python.js'
 
-/** test/openapi/app.py under uvicorn (Debian's FastAPI 0.92 + pydantic 1.10), to compare the mock's answers with. */
+/** test/openapi/app.py under uvicorn (FastAPI 0.92 or 0.115: ../fastapi/python.ts), to compare the mock's answers with. */
 export interface RunningApp {
   url: string
   stop(): Promise<void>
@@ -18,25 +19,17 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts the app and waits (polling, at most a minute: a hang guard) until it answers its /openapi.json. */
-export async function startOpenApiApp(): Promise<RunningApp> {
+export async function startOpenApiApp(runtime: FastApiRuntime = fastapi092): Promise<RunningApp> {
   const port = await freePort()
+  const app = runtime.prepare(resolve(import.meta.dirname))
   const child = spawn(
-    '/usr/bin/python3',
-    [
-      '-m',
-      'uvicorn',
-      'app:app',
-      '--app-dir',
-      resolve(import.meta.dirname),
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-    ],
+    app.command,
+    [...app.prefix, '-m', 'uvicorn', 'app:app', '--app-dir', app.dir, '--host', '127.0.0.1', '--port', String(port)],
     { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   )
   let stderr = ''
   child.stderr!.on('data', (chunk) => (stderr += chunk))
+  child.once('exit', () => app.cleanup())
   const url = `http://127.0.0.1:${port}`
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return
