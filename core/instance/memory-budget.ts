@@ -103,11 +103,14 @@ export const FORK_BYTES = WORLD_BYTES / 16
 function ownBytes(fork: World, base: World): number {
   const own = fork.contents()
   const shared = base.contents()
-  return fork.ownCollections.reduce((sum, name) => {
-    const kept = Math.min(own[name].length, shared[name].length)
-    const added = own[name].length - kept
-    return sum + kept * OWN_RECORD_BYTES + recordsBytes(name, added)
-  }, ownDocumentedBytes(fork, base))
+  return fork.ownCollections.reduce(
+    (sum, name) => {
+      const kept = Math.min(own[name].length, shared[name].length)
+      const added = own[name].length - kept
+      return sum + kept * OWN_RECORD_BYTES + recordsBytes(name, added)
+    },
+    ownDocumentedBytes(fork, base),
+  )
 }
 
 /** What keeping a world's snapshot adds: a fork's own records (references to them), or a whole world. */

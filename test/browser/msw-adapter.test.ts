@@ -1,7 +1,7 @@
 import { afterEach, expect, test, vi } from 'vitest'
 import { startMockWorker } from 'agent-console-mock/browser'
 import { NOT_THE_API, printed } from './support/unhandled.js'
-import document from '../openapi/openapi-3.0.json'
+import document from '../openapi/openapi-3.0.json' with { type: 'json' }
 
 // browser/msw-adapter.ts on the installed msw, in the page: startMockWorker passes on what the mock
 // does not answer without a word, on msw 2 and msw 3 alike. msw-default.test.ts shows that msw

@@ -1,6 +1,6 @@
 import { InvalidOverrideError, mockBeforeEach, type StoryMock } from 'agent-console-mock/storybook'
 import { expect, test } from 'agent-console-mock/vitest'
-import document from '../openapi/openapi-3.1.json'
+import document from '../openapi/openapi-3.1.json' with { type: 'json' }
 
 // The Storybook helper on this page's msw worker (as msw-storybook-addon hands it over in `context.msw`);
 // test/e2e/tests/storybook.spec.ts drives it in a real Storybook.
