@@ -11,6 +11,19 @@ export type OpenApiSource = string | URL | object
 export async function loadOpenApi(source: OpenApiSource): Promise<ServedDocument> {
   if (source instanceof ServedDocument) return source
   if (!(source instanceof URL) && typeof source === 'object') return new ServedDocument(source)
+  return (await readDocument(source)).document
+}
+
+/**
+ * The parsed JSON of the document a file or URL holds, checked as {@link loadOpenApi} checks it: for a host
+ * that hands the document on as JSON (the Vite plugin writes it into the page).
+ * @throws Error saying which file or URL could not be read, or why it is no OpenAPI 3.0 or 3.1 document
+ */
+export async function readOpenApi(source: string | URL): Promise<object> {
+  return (await readDocument(source)).parsed
+}
+
+async function readDocument(source: string | URL): Promise<{ parsed: object; document: ServedDocument }> {
   const isUrl = source instanceof URL || /^https?:\/\//i.test(source)
   const where = String(source)
   let text: string
@@ -26,7 +39,7 @@ export async function loadOpenApi(source: OpenApiSource): Promise<ServedDocument
     throw new Error(`the OpenAPI document ${where} is not JSON (${(error as Error).message}): give its /openapi.json`)
   }
   try {
-    return new ServedDocument(parsed)
+    return { parsed: parsed as object, document: new ServedDocument(parsed) }
   } catch (error) {
     throw new Error(`${where}: ${(error as Error).message}`)
   }

@@ -3,6 +3,7 @@ import { DEVELOPMENT_JWT_SECRET } from '../../model/auth/tokens.js'
 import { checkWorldOptions, type WorldOptions } from '../../factories/world.js'
 import { RecordFactory } from '../../factories/build.js'
 import { World } from '../../model/world.js'
+import { NO_DOCUMENTED } from '../../model/documented.js'
 import { seededBase } from './bases.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
@@ -10,7 +11,7 @@ import { Journal } from '../journal/journal.js'
 import { ContractRecorder } from '../journal/recorder.js'
 import { OperationOverrides } from '../overrides/index.js'
 import { ScenarioSelection } from '../scenarios/selection.js'
-import { snapshotBytes, worldBytes, type MemoryBudget } from './memory-budget.js'
+import { documentedBytes, snapshotBytes, worldBytes, type MemoryBudget } from './memory-budget.js'
 import { checkName, type Snapshot, Snapshots } from './snapshots.js'
 import { serializeState, type WorldState } from '../../model/state/index.js'
 import { snapshotOf } from '../../model/state/stream.js'
@@ -171,7 +172,7 @@ export class MockInstance {
     const state = await readState(text)
     const { personas, ...others } = state.contents
     const otherRecords = Object.values(others).reduce((sum, records) => sum + records.length, 0)
-    this.admit(worldBytes(personas.length, otherRecords), what)
+    this.admit(worldBytes(personas.length, otherRecords) + documentedBytes(state.documented ?? NO_DOCUMENTED), what)
     const world = await new World(state.seed).load(state.contents)
     if (state.documented) world.loadDocumented(state.documented)
     return { world, options: { seed: state.seed, personasPerTeam: state.personasPerTeam } }

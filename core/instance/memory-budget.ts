@@ -1,4 +1,5 @@
 import { httpError } from '../../fastapi/http/responses.js'
+import type { DocumentedContents, DocumentedRecord } from '../../model/documented.js'
 import { COLLECTION_NAMES, type CollectionName, type World } from '../../model/world.js'
 
 /**
@@ -45,8 +46,51 @@ export function bytesInUse(worlds: Iterable<World>): number {
       contents.personas.length,
       COLLECTION_NAMES.reduce((sum, name) => sum + contents[name].length, 0) - contents.personas.length,
     )
+    bytes += documentedBytes(world.documentedContents)
   }
   return bytes
+}
+
+/**
+ * What records of a served document's collections cost, by the record and by the collection's array. Both are
+ * replaced on every write, never changed (model/documented.ts), so each is measured once, and forks and
+ * snapshots that share an array share its measure.
+ */
+const measured = new WeakMap<object, number>()
+
+/**
+ * What a served record costs: another record's estimate, and the characters of its JSON. Its body is the
+ * client's: unlike the mock's own records, one can hold a string of any length.
+ */
+function documentedRecordBytes(record: DocumentedRecord): number {
+  let bytes = measured.get(record)
+  if (bytes === undefined) measured.set(record, (bytes = RECORD_BYTES + JSON.stringify(record).length))
+  return bytes
+}
+
+function documentedCollectionBytes(records: readonly DocumentedRecord[]): number {
+  let bytes = measured.get(records)
+  if (bytes === undefined)
+    measured.set(records, (bytes = records.reduce((sum, record) => sum + documentedRecordBytes(record), 0)))
+  return bytes
+}
+
+/** What a world's (or a state file's) records of served collections cost. */
+export const documentedBytes = (contents: DocumentedContents): number =>
+  Object.values(contents).reduce((sum, records) => sum + documentedCollectionBytes(records), 0)
+
+/**
+ * What a fork's own served collections cost: as {@link ownBytes} counts the world's own, a reference for each
+ * record its base has too, and what the collection grew by beyond its base's.
+ */
+function ownDocumentedBytes(fork: World, base: World): number {
+  const shared = base.documentedContents
+  return Object.entries(fork.documentedContents).reduce((sum, [path, records]) => {
+    const based = shared[path] ?? []
+    if (records === based) return sum
+    const grown = documentedCollectionBytes(records) - documentedCollectionBytes(based)
+    return sum + Math.min(records.length, based.length) * OWN_RECORD_BYTES + Math.max(0, grown)
+  }, 0)
 }
 
 /** What a new fork (a new session's world) costs before it writes. */
@@ -59,11 +103,14 @@ export const FORK_BYTES = WORLD_BYTES / 16
 function ownBytes(fork: World, base: World): number {
   const own = fork.contents()
   const shared = base.contents()
-  return fork.ownCollections.reduce((sum, name) => {
-    const kept = Math.min(own[name].length, shared[name].length)
-    const added = own[name].length - kept
-    return sum + kept * OWN_RECORD_BYTES + recordsBytes(name, added)
-  }, 0)
+  return fork.ownCollections.reduce(
+    (sum, name) => {
+      const kept = Math.min(own[name].length, shared[name].length)
+      const added = own[name].length - kept
+      return sum + kept * OWN_RECORD_BYTES + recordsBytes(name, added)
+    },
+    ownDocumentedBytes(fork, base),
+  )
 }
 
 /** What keeping a world's snapshot adds: a fork's own records (references to them), or a whole world. */
@@ -74,7 +121,7 @@ export const snapshotBytes = (world: World): number =>
 export interface BudgetHolder {
   /** Every world held now (the default one, the sessions', the snapshots', kept bases). */
   worlds(): Iterable<World>
-  /** What else is held besides the worlds: the journals and recorded contracts. */
+  /** What else is held besides the worlds: the journals and recorded contracts. Read after every request: O(1). */
   otherBytes(): number
   /** Lets the least recently used world go; false when none can go. */
   evictOne(): boolean

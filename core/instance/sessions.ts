@@ -96,6 +96,12 @@ export class Sessions {
   #lastUsed = new Map<string, number>()
   /** The sessions' instances once created: what a memory budget counts. */
   #created = new Map<string, MockInstance>()
+  /**
+   * What the journals and recorded contracts of the default instance and the created sessions hold, kept as
+   * they grow and shrink: the budget reads it after every request, which a sum over the sessions would make
+   * cost more with every session kept.
+   */
+  #heldBytes = 0
 
   /** With `budget`, new worlds beyond it first let the least recently used sessions go. */
   constructor(
@@ -104,12 +110,17 @@ export class Sessions {
     readonly limit = DEFAULT_SESSION_LIMIT,
     private readonly budget?: MemoryBudget,
   ) {
+    this.#track(primary)
     budget?.watch({
       worlds: () => this.#worlds(),
-      otherBytes: () =>
-        this.#instances().reduce((sum, { journal, recorder }) => sum + journal.bytes + recorder.bytes, 0),
+      otherBytes: () => this.#heldBytes,
       evictOne: () => this.#evictOne(),
     })
+  }
+
+  /** What the journals and recorded contracts of the default instance and every session hold (an estimate). */
+  get heldBytes(): number {
+    return this.#heldBytes
   }
 
   get size(): number {
@@ -143,7 +154,7 @@ export class Sessions {
       const spawned = this.spawn(this.primary).then(async (created) => (await prepare?.(created), created))
       session = spawned
       spawned.then(
-        (instance) => this.#sessions.get(key) === spawned && this.#created.set(key, instance),
+        (instance) => this.#sessions.get(key) === spawned && this.#created.set(key, this.#track(instance)),
         () => this.#sessions.get(key) === spawned && this.#sessions.delete(key),
       )
     }
@@ -182,9 +193,27 @@ export class Sessions {
   }
 
   #drop(key: string): void {
+    const created = this.#created.get(key)
+    if (created) this.#untrack(created)
     this.#sessions.delete(key)
     this.#created.delete(key)
     this.#lastUsed.delete(key)
+  }
+
+  /** Counts what the instance's journal and recorder hold, and from now on what they add or let go. */
+  #track(instance: MockInstance): MockInstance {
+    const { journal, recorder } = instance
+    this.#heldBytes += journal.bytes + recorder.bytes
+    journal.onBytes = recorder.onBytes = (delta) => {
+      this.#heldBytes += delta
+    }
+    return instance
+  }
+
+  /** Stops counting a dropped session's journal and recorder (requests under way may still write them). */
+  #untrack({ journal, recorder }: MockInstance): void {
+    journal.onBytes = recorder.onBytes = undefined
+    this.#heldBytes -= journal.bytes + recorder.bytes
   }
 
   #instances(): MockInstance[] {

@@ -82,6 +82,8 @@ export class Journal {
   #seq = 0
   #weight = 0
   #writes = 0
+  /** Told how much {@link bytes} moved by, after each change (a memory budget's running total). */
+  onBytes: ((delta: number) => void) | undefined
 
   constructor(readonly size = DEFAULT_JOURNAL_SIZE) {}
 
@@ -96,6 +98,7 @@ export class Journal {
   }
 
   record(request: JournalRecord): void {
+    const before = this.bytes
     const status = request.status
     if (status >= 200 && status < 300 && !SAFE_METHODS.has(request.method)) this.#writes++
     const headers = headerRecord(request.requestHeaders, true)
@@ -126,6 +129,7 @@ export class Journal {
       this.#weight -= this.#entries[drop++]?.weight ?? 0
     }
     if (drop > 0) this.#entries.splice(0, drop)
+    this.onBytes?.(this.bytes - before)
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
@@ -141,8 +145,10 @@ export class Journal {
   }
 
   clear(): void {
+    const before = this.bytes
     this.#entries = []
     this.#weight = 0
+    this.onBytes?.(-before)
   }
 }
 

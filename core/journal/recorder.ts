@@ -55,6 +55,8 @@ export class ContractRecorder {
   readonly #used = new Set<string>()
   #characters = 0
   #dropped = 0
+  /** Told how much {@link bytes} moved by, after each change (a memory budget's running total). */
+  onBytes: ((delta: number) => void) | undefined
 
   /** An estimate of the heap the recorder holds (what a memory budget counts). */
   get bytes(): number {
@@ -75,6 +77,7 @@ export class ContractRecorder {
     if (this.#seen.has(key)) return
     if (this.#seen.size >= MAX_INTERACTIONS) return void this.#dropped++
     this.#seen.add(key)
+    this.onBytes?.(REQUEST_BYTES)
     const n = this.#interactions.length + 1
     // A body stream (an override's answer) is read by the host meanwhile: a copy is taken now.
     const answer = writtenBody(response) ?? response.clone()
@@ -96,18 +99,21 @@ export class ContractRecorder {
   }
 
   clear(): void {
+    const before = this.bytes
     this.#characters = 0
     this.#seen.clear()
     this.#interactions.length = 0
     this.#created.clear()
     this.#used.clear()
     this.#dropped = 0
+    this.onBytes?.(-before)
   }
 
   #withinBudget(interaction: Interaction): string | undefined {
     const text = JSON.stringify(interaction)
     if (this.#characters + text.length > MAX_CHARACTERS) return void this.#dropped++
     this.#characters += text.length
+    this.onBytes?.(text.length)
     return text
   }
 

@@ -1,15 +1,24 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Connect, Plugin, ResolvedConfig } from 'vite'
 import type { MockOptions } from '../../core/instance/handle.js'
+import { readOpenApi } from '../../node/openapi-source.js'
 import { START_ID, startBeforeApp, startModule } from './html.js'
 
 /**
  * What `startMockWorker` takes, as JSON: the options reach the page as text in the start module, so
  * anything that is code (custom `scenarios`) cannot be given here.
  */
-export interface MockPluginOptions extends Omit<MockOptions, 'scenarios'> {
+export interface MockPluginOptions extends Omit<MockOptions, 'scenarios' | 'openapi'> {
+  /**
+   * A team's own OpenAPI document to serve beside the mock's operations (docs/openapi.md): a file's path
+   * (relative to Vite's `root`), an `http(s)` URL (a running FastAPI app's `/openapi.json`), or the parsed
+   * JSON. A file or URL is read once, as the dev server starts (a restart reads it again); one that cannot
+   * be read, or is no OpenAPI 3.0 or 3.1 document, stops the start saying why.
+   */
+  openapi?: string | URL | object
   /**
    * A running standalone server (`npx agent-console-mock`) to send `/v1` and `/__mock` to, through Vite's
    * `server.proxy`, instead of starting the worker in the page. E.g. `'http://127.0.0.1:4010'`.
@@ -83,10 +92,15 @@ export function mockServiceWorker(): Plugin {
  * export default defineConfig({ plugins: [agentConsoleMock({ seed: 1, personasPerTeam: 200 })] })
  */
 export function agentConsoleMock(options: MockPluginOptions = {}): Plugin {
-  const { mockServer, ...workerOptions } = options
+  const { mockServer, openapi, ...workerOptions } = options
   const workerScript = createRequire(import.meta.url).resolve(`msw/${WORKER_SCRIPT}`)
   let config: ResolvedConfig | undefined
+  /** Where the document is read from as the dev server starts (a file or URL); else it is given parsed. */
+  const source = typeof openapi === 'string' || openapi instanceof URL ? openapi : undefined
+  /** The document as the page gets it: parsed JSON. */
+  let document = source === undefined ? openapi : undefined
   const workerUrl = () => `${config?.base ?? '/'}${WORKER_SCRIPT}`
+  const pageOptions = () => (document ? { ...workerOptions, openapi: document } : workerOptions)
   return {
     name: 'agent-console-mock',
     apply: 'serve',
@@ -94,14 +108,24 @@ export function agentConsoleMock(options: MockPluginOptions = {}): Plugin {
     configResolved(resolved) {
       config = resolved
     },
+    async buildStart() {
+      if (mockServer || source === undefined || document) return
+      document = await readOpenApi(documentSource(source, config?.root ?? process.cwd()))
+    },
     configureServer(server) {
       server.middlewares.use(serveWorkerScript(workerScript, workerUrl))
     },
     resolveId: (id) => (id === START_ID ? RESOLVED_START_ID : undefined),
-    load: (id) => (id === RESOLVED_START_ID ? startModule(browserEntry(), workerOptions, workerUrl()) : undefined),
+    load: (id) => (id === RESOLVED_START_ID ? startModule(browserEntry(), pageOptions(), workerUrl()) : undefined),
     transformIndexHtml: {
       order: 'pre',
       handler: (html) => (mockServer ? html : startBeforeApp(html)),
     },
   }
+}
+
+/** A document's URL as given, or its file's path from Vite's root. */
+function documentSource(source: string | URL, root: string): string | URL {
+  if (source instanceof URL || /^https?:\/\//i.test(source)) return source
+  return isAbsolute(source) ? source : resolve(root, source)
 }

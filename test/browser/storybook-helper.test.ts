@@ -1,5 +1,6 @@
 import { InvalidOverrideError, mockBeforeEach, type StoryMock } from 'agent-console-mock/storybook'
 import { expect, test } from 'agent-console-mock/vitest'
+import document from '../openapi/openapi-3.1.json' with { type: 'json' }
 
 // The Storybook helper on this page's msw worker (as msw-storybook-addon hands it over in `context.msw`);
 // test/e2e/tests/storybook.spec.ts drives it in a real Storybook.
@@ -36,6 +37,21 @@ test('a story gets a world of the preview’s options and its own parameters, wi
     headers: { authorization: `Bearer ${token}` },
   })
   expect(rulesNext.status).toBe(200)
+})
+
+test('a story serves a team’s own OpenAPI document given in its parameters', async ({ mock }) => {
+  let story: StoryMock | undefined
+  await mockBeforeEach({ seed: 3 })({
+    msw: mock.worker,
+    parameters: { agentConsoleMock: { openapi: document, arrange: (arranged) => (story = arranged) } },
+  })
+  const headers = { authorization: `Bearer ${story?.fixtures.tokens.team_reader}` }
+  const agents = await (await fetch('/v1/agents/', { headers })).json()
+  expect(agents.total, 'the seeded records of the collection').toBe(5)
+  const one = await fetch(`/v1/agents/${agents.results[0].id}`, { headers })
+  expect(await one.json()).toEqual(agents.results[0])
+  const report = await fetch('/v1/evaluations/4c1f1a36-0c2e-4a4c-9e0b-3c8e4f3c2a10/report', { headers })
+  expect((await report.json()).evaluation_id).toBe('4c1f1a36-0c2e-4a4c-9e0b-3c8e4f3c2a10')
 })
 
 test('says what is missing or wrong', async () => {

@@ -1,11 +1,13 @@
 /**
  * What the memory budget counts besides seeded worlds (issue #25 item 8): uploaded snapshots, the
- * records a world stores, and the journals and recorded contracts of every session. Each used to
+ * records a world stores (its own, and those of a served document's collections), and the journals and
+ * recorded contracts of every session. Each used to
  * grow until the server died of "JavaScript heap out of memory"; now each meets the budget first.
  * The built CLI runs with a 128 MB heap and a 16 MB budget, so each would outgrow the heap within
  * a few dozen requests. Loops are bounded by how much the heap could hold, so a server that never
  * refuses fails the test instead of running on.
  */
+import { fileURLToPath } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
 import { startCli, type CliServer } from './support/cli.js'
 
@@ -84,6 +86,30 @@ it('refuses records a world would store past the budget with 503, and answers on
   })
   const { total } = (await page.json()) as { total: number }
   expect(total, 'every accepted batch is kept, the refused one is not').toBe(60 + refused.accepted * 5000)
+}, 120_000)
+
+it('refuses records of a served document past the budget with 503, and answers on', async () => {
+  const document = fileURLToPath(new URL('../openapi/openapi-3.0.json', import.meta.url))
+  const { url, fixtures } = await start(['--openapi', document])
+  const headers = { ...json, authorization: `Bearer ${fixtures.tokens.team_reader}` }
+  // The document bounds no description: each agent holds 60 KiB, 2,000 would take more than the heap.
+  const description = 'x'.repeat(60 * 1024)
+  const agent = { name: 'big', description, kind: 'assistant', config: { model: 'm' }, tags: ['t'] }
+  const post = () => fetch(`${url}/v1/agents/`, { method: 'POST', headers, body: JSON.stringify(agent) })
+  const refused = await untilRefused(2000, post)
+  expect(refused.accepted).toBeGreaterThan(10)
+  expect(refused.detail).toMatch(/^Not enough memory for this change .*of 16 MB in use\).*--max-memory/)
+  await expectAlive(url)
+  // The five seeded agents first, in storage order: the first written one after them.
+  const page = (await (await fetch(`${url}/v1/agents/?limit=1&offset=5`, { headers })).json()) as {
+    results: Array<{ id: string; description: string }>
+    total: number
+  }
+  expect(page.total, 'five seeded, every accepted one kept, the refused one not').toBe(5 + refused.accepted)
+  expect(page.results[0]!.description).toBe(description)
+  const deleted = await fetch(`${url}/v1/agents/${page.results[0]!.id}`, { method: 'DELETE', headers })
+  expect(deleted.status).toBe(204)
+  expect((await post()).status, 'room again once one is deleted').toBe(201)
 }, 120_000)
 
 it('lets the least recently used sessions go as their journals and contracts fill the budget', async () => {

@@ -3,45 +3,31 @@
  * and come back byte for byte, ahead of the mock's own operations, journaled in the request's world, with the
  * proxy's timeouts and abort.
  */
-import { once } from 'node:events'
-import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { gzipSync } from 'node:zlib'
+import { request } from 'node:http'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { startServer, type RunningServer } from 'agent-console-mock/server'
 import { type SilentTarget, startSilentTarget } from '../support/silent-target.js'
 import { startTestServer } from '../support/server.js'
+import { type RecordingTarget, startRecordingTarget } from '../support/recording-target.js'
 
-const BODY = gzipSync(JSON.stringify({ results: [{ id: 'agent-1' }], total: 1 }))
-/** What the real server saw last. */
-let seen: { method?: string; url?: string; headers?: IncomingHttpHeaders; body?: string } = {}
-let real: Server
-let realUrl: string
+let real: RecordingTarget
 let silent: SilentTarget
 let mock: RunningServer
 
 beforeAll(async () => {
-  real = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      seen = { method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() }
-      res.writeHead(201, 'Made Here', [
-        ['Content-Type', 'application/json'],
-        ['Content-Encoding', 'gzip'],
-        ['Content-Length', String(BODY.byteLength)],
-        ['Set-Cookie', 'a=1'],
-        ['Set-Cookie', 'b=2'],
-        ['X-Real', 'yes'],
-      ])
-      res.end(BODY)
-    })
-  }).listen(0, '127.0.0.1')
-  await once(real, 'listening')
-  realUrl = `http://127.0.0.1:${(real.address() as AddressInfo).port}`
+  real = await startRecordingTarget({
+    status: 201,
+    statusText: 'Made Here',
+    json: JSON.stringify({ results: [{ id: 'agent-1' }], total: 1 }),
+    headers: [
+      ['Set-Cookie', 'a=1'],
+      ['Set-Cookie', 'b=2'],
+      ['X-Real', 'yes'],
+    ],
+  })
   silent = await startSilentTarget()
   mock = await startTestServer({
-    forward: { '/v1/agents': realUrl, '/v1/personas': realUrl, '/slow': silent.url },
+    forward: { '/v1/agents': real.url, '/v1/personas': real.url, '/slow': silent.url },
     forwardTimeouts: { answerTimeoutMs: 300 },
   })
 })
@@ -82,20 +68,24 @@ it('sends a request under a forwarded prefix to the real server and hands its an
     body,
   })
   expect([answer.status, answer.message]).toEqual([201, 'Made Here'])
-  expect(answer.body.equals(BODY), 'the gzip bytes themselves').toBe(true)
+  expect(answer.body.equals(real.body), 'the gzip bytes themselves').toBe(true)
   const names = answer.rawHeaders.filter((_, i) => i % 2 === 0)
   expect(names).toEqual(expect.arrayContaining(['Content-Encoding', 'Set-Cookie', 'X-Real']))
   expect(answer.rawHeaders.filter((value) => /^[ab]=/.test(value))).toEqual(['a=1', 'b=2'])
-  expect(seen).toMatchObject({ method: 'POST', url: '/v1/agents/?limit=2&x=%20', body })
-  expect(seen.headers).toMatchObject({ 'x-trace': 'abc', host: new URL(realUrl).host })
+  expect(real.seen).toMatchObject({ method: 'POST', url: '/v1/agents/?limit=2&x=%20', body })
+  expect(real.seen.headers).toMatchObject({ 'x-trace': 'abc', host: new URL(real.url).host })
   const [entry] = (await journal()).slice(-1)
   expect(entry).toMatchObject({ method: 'POST', path: '/v1/agents/', query: 'limit=2&x=%20', status: 201, body })
-  expect(entry!.origin, "the real server's origin: the entry says where it went").toBe(realUrl)
+  expect(entry!.origin, "the real server's origin: the entry says where it went").toBe(real.url)
 })
 
 it('forwards a prefix over an operation the mock implements, and answers the rest itself', async () => {
   const personas = await raw(`${mock.url}/v1/personas/?team_id=x`)
-  expect([personas.status, personas.body.equals(BODY), seen.url]).toEqual([201, true, '/v1/personas/?team_id=x'])
+  expect([personas.status, personas.body.equals(real.body), real.seen.url]).toEqual([
+    201,
+    true,
+    '/v1/personas/?team_id=x',
+  ])
   const rules = await fetch(`${mock.url}/v1/policies/${mock.sessions.primary.fixtures.policies[0]!.id}/rules`)
   expect([rules.status, await rules.json()], 'the mock: no token').toEqual([401, { detail: 'Not authenticated' }])
   const near = await fetch(`${mock.url}/v1/agentsX`)
@@ -104,7 +94,7 @@ it('forwards a prefix over an operation the mock implements, and answers the res
 
 it("forwards under a session's path without the session, journaled in that session", async () => {
   const answer = await raw(`${mock.url}/__session/s1/v1/agents/7`)
-  expect([answer.status, seen.url]).toEqual([201, '/v1/agents/7'])
+  expect([answer.status, real.seen.url]).toEqual([201, '/v1/agents/7'])
   expect((await journal('/__session/s1')).map((entry) => entry.path)).toEqual(['/v1/agents/7'])
   expect((await journal()).map((entry) => entry.path)).not.toContain('/v1/agents/7')
 })
@@ -131,7 +121,7 @@ it('answers 504 when the real server is too slow, and closes the connections of 
 }, 60_000)
 
 it('refuses a prefix or a URL it cannot use, saying what to write', async () => {
-  await expect(startServer({ port: 0, forward: { 'v1/agents': realUrl } })).rejects.toThrow(
+  await expect(startServer({ port: 0, forward: { 'v1/agents': real.url } })).rejects.toThrow(
     'forward: the path prefix "v1/agents" must start with "/", e.g. /v1/agents=',
   )
   await expect(startServer({ port: 0, forward: { '/v1/agents': 'ftp://x' } })).rejects.toThrow(

@@ -2,39 +2,27 @@
  * The proxy in front of a hand-written server: a gzip answer, repeated headers, a HEAD and a request body all
  * pass as they came, the judge reads the decoded JSON, and beyond loopback /__mock/* needs the control token.
  */
-import { once } from 'node:events'
-import { createServer, type IncomingMessage, request, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { gzipSync } from 'node:zlib'
+import { request } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startProxy, type RunningProxy } from 'agent-console-mock/server'
+import { type RecordingTarget, startRecordingTarget } from '../support/recording-target.js'
 
 const TEAM = '0b0b0b0b-0000-4000-8000-000000000001'
-/** A page of personas that claims a total of 1 but holds none: `paging.page-size`. */
-const PAGE = gzipSync(JSON.stringify({ results: [], total: 1 }))
-let seen: { method?: string; headers?: IncomingMessage['headers']; body?: string } = {}
-let target: Server
+/** Answers a page of personas that claims a total of 1 but holds none: `paging.page-size`. */
+let target: RecordingTarget
 let proxy: RunningProxy
 
 beforeAll(async () => {
-  target = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      seen = { method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString() }
-      res.writeHead(200, 'Fine', [
-        ['Content-Type', 'application/json'],
-        ['Content-Encoding', 'gzip'],
-        ['Content-Length', String(PAGE.byteLength)],
-        ['Set-Cookie', 'a=1'],
-        ['Set-Cookie', 'b=2'],
-      ])
-      res.end(req.method === 'HEAD' ? undefined : PAGE)
-    })
-  }).listen(0, '127.0.0.1')
-  await once(target, 'listening')
-  const { port } = target.address() as AddressInfo
-  proxy = await startProxy({ target: `http://127.0.0.1:${port}`, port: 0 })
+  target = await startRecordingTarget({
+    status: 200,
+    statusText: 'Fine',
+    json: JSON.stringify({ results: [], total: 1 }),
+    headers: [
+      ['Set-Cookie', 'a=1'],
+      ['Set-Cookie', 'b=2'],
+    ],
+  })
+  proxy = await startProxy({ target: target.url, port: 0 })
 })
 afterAll(async () => {
   await proxy?.close()
@@ -45,12 +33,12 @@ it('hands a compressed answer on as it came, and judges its decoded JSON', async
   const answer = await fetch(`${proxy.url}/v1/personas/?team_id=${TEAM}`, { headers: { 'accept-encoding': 'gzip' } })
   // fetch decodes the body itself: the bytes that came are the target's gzip, their content-length says so.
   expect(answer.headers.get('content-encoding')).toBe('gzip')
-  expect(answer.headers.get('content-length')).toBe(String(PAGE.byteLength))
+  expect(answer.headers.get('content-length')).toBe(String(target.body.byteLength))
   expect(answer.headers.getSetCookie()).toEqual(['a=1', 'b=2'])
   expect(answer.statusText).toBe('Fine')
   expect(await answer.json()).toEqual({ results: [], total: 1 })
   expect(answer.headers.get('x-contract-violations')).toBe('paging.page-size')
-  expect(seen.headers?.['accept-encoding'], 'sent on as the client wrote it').toBe('gzip')
+  expect(target.seen.headers?.['accept-encoding'], 'sent on as the client wrote it').toBe('gzip')
   const bytes = await new Promise<Buffer>((resolve, reject) =>
     request(`${proxy.url}/v1/personas/`, (raw) => {
       const chunks: Buffer[] = []
@@ -59,8 +47,8 @@ it('hands a compressed answer on as it came, and judges its decoded JSON', async
       .on('error', reject)
       .end(),
   )
-  expect(bytes.equals(PAGE), 'the gzip bytes themselves').toBe(true)
-  expect(seen.headers?.host, "the target's own name").toBe(`127.0.0.1:${(target.address() as AddressInfo).port}`)
+  expect(bytes.equals(target.body), 'the gzip bytes themselves').toBe(true)
+  expect(target.seen.headers?.host, "the target's own name").toBe(new URL(target.url).host)
 })
 
 it('sends a body and the end-to-end headers on, and no hop-by-hop ones', async () => {
@@ -79,30 +67,30 @@ it('sends a body and the end-to-end headers on, and no hop-by-hop ones', async (
       .on('error', reject)
       .end(body)
   })
-  expect(seen).toMatchObject({ method: 'POST', body })
-  expect(seen.headers).toMatchObject({ 'x-trace': 'abc', 'content-length': String(body.length) })
-  expect(seen.headers?.['x-hop'], 'named by Connection: hop-by-hop').toBeUndefined()
+  expect(target.seen).toMatchObject({ method: 'POST', body })
+  expect(target.seen.headers).toMatchObject({ 'x-trace': 'abc', 'content-length': String(body.length) })
+  expect(target.seen.headers?.['x-hop'], 'named by Connection: hop-by-hop').toBeUndefined()
 })
 
 it('answers a HEAD with the headers and no body', async () => {
   const answer = await fetch(`${proxy.url}/v1/personas/`, { method: 'HEAD' })
-  expect([answer.status, seen.method, answer.headers.get('content-length')]).toEqual([
+  expect([answer.status, target.seen.method, answer.headers.get('content-length')]).toEqual([
     200,
     'HEAD',
-    String(PAGE.byteLength),
+    String(target.body.byteLength),
   ])
 })
 
 it('refuses a request body past its limit with 413, without sending it on', async () => {
   const small = await startProxy({
-    target: `http://127.0.0.1:${(target.address() as AddressInfo).port}`,
+    target: target.url,
     port: 0,
     maxBodyBytes: 10,
   })
   try {
-    seen = {}
+    target.forget()
     const answer = await fetch(`${small.url}/v1/personas/`, { method: 'POST', body: '{"a": 12345}' })
-    expect([answer.status, await answer.json(), seen.method]).toEqual([
+    expect([answer.status, await answer.json(), target.seen.method]).toEqual([
       413,
       { detail: 'Request body too large' },
       undefined,

@@ -68,3 +68,34 @@ it('refuses a malformed session key with 400', async () => {
   expect(res.status).toBe(400)
   expect(res.json.detail).toContain('x-mock-session')
 })
+
+it('keeps the total the journals and recorded contracts hold right across growth, eviction and drops', async () => {
+  const sessions = running.sessions
+  // What the total must be: the sum over the default instance and the sessions kept (once recordings settled).
+  const recounted = async () =>
+    [sessions.primary, ...(await sessions.list()).map((kept) => kept.instance)].reduce(
+      (sum, { journal, recorder }) => sum + journal.bytes + recorder.bytes,
+      0,
+    )
+  const offBy = async () => sessions.heldBytes - (await recounted())
+  const list = (key: string) =>
+    call(`/v1/personas/?limit=1&search=${key}`, {
+      token: fixtures().tokens.team_reader,
+      headers: { 'x-mock-session': key },
+    })
+  const before = sessions.heldBytes
+  for (const key of ['held-a', 'held-b']) expect((await list(key)).status).toBe(200)
+  await expect.poll(offBy).toBe(0)
+  expect(sessions.heldBytes, 'grew with the requests').toBeGreaterThan(before)
+  expect((await list('held-c')).status).toBe(200)
+  expect(sessions.has('held-a'), 'past the limit of 2').toBe(false)
+  await expect.poll(offBy, { message: 'the evicted session no longer counted' }).toBe(0)
+  expect((await call('/__mock/sessions/held-b', { method: 'DELETE' })).status).toBe(204)
+  await expect.poll(offBy, { message: 'the dropped session no longer counted' }).toBe(0)
+  const inC = { 'x-mock-session': 'held-c' }
+  expect((await call('/__mock/requests', { method: 'DELETE', headers: inC })).status).toBe(204)
+  expect((await call('/__mock/contract', { method: 'DELETE', headers: inC })).status).toBe(204)
+  await expect.poll(offBy, { message: 'a cleared journal and contract no longer counted' }).toBe(0)
+  expect((await list('held-c')).status).toBe(200)
+  await expect.poll(offBy).toBe(0)
+})

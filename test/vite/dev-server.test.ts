@@ -81,6 +81,22 @@ it("runs the app's module scripts only after the start module, which starts the 
   expect(start, 'the page query is read').toContain(`get('scenario')`)
 })
 
+it("reads a document's file from Vite's root as the dev server starts, and writes it into the start module", async () => {
+  const { url } = await devServer({ openapi: '../../openapi/openapi-3.0.json' })
+  const { start } = await pageModules(url)
+  const document = JSON.parse(readFileSync(new URL('../openapi/openapi-3.0.json', import.meta.url), 'utf8'))
+  expect(start).toContain(`"openapi":${JSON.stringify(document)}`)
+})
+
+it('stops the start when the document cannot be read, saying which and why', async () => {
+  await expect(devServer({ openapi: 'missing.json' })).rejects.toThrow(
+    `cannot read the OpenAPI document ${join(fixture, 'missing.json')}: ENOENT`,
+  )
+  await expect(devServer({ openapi: 'index.html' })).rejects.toThrow(
+    /index\.html is not JSON .*give its \/openapi\.json/,
+  )
+})
+
 it('proxies /v1 and /__mock to a standalone server and starts no worker', async () => {
   const server = await startTestServer({ seed: 3 })
   servers.push(server)
