@@ -6,6 +6,7 @@ import type { MockInstance } from '../../core/instance/instance.js'
 import type { Sessions } from '../../core/instance/sessions.js'
 import type { ScenarioRegistry } from '../../core/scenarios/index.js'
 import type { Profile } from '../../model/profile.js'
+import type { ServedDocument } from '../../fastapi/served/document.js'
 import { clockRoutes } from './clock.js'
 import { contractRoutes } from './contract.js'
 import { faultRoutes } from './faults.js'
@@ -34,6 +35,8 @@ export interface ControlSettings {
   profile: Profile
   /** The scenarios known: built-in and the user's own. */
   scenarios: ScenarioRegistry
+  /** The team's OpenAPI document the mock serves operations of (docs/openapi.md). */
+  openapi: ServedDocument | undefined
 }
 
 /**
@@ -74,7 +77,7 @@ const controlRoutes = (settings: ControlSettings): ControlRoute[] => [
   ...faultRoutes,
   ...overrideRoutes,
   ...journalRoutes,
-  ...contractRoutes(settings.profile),
+  ...contractRoutes(settings.profile, settings.openapi?.raw),
   ...stateRoutes(),
   ...clockRoutes,
   ...recordRoutes(settings.profile),

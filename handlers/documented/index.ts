@@ -10,7 +10,10 @@ import type { World } from '../../model/world.js'
 import { conventionsOf, type Collection, type Convention, type Envelope } from './conventions.js'
 import { generatedAnswer, newRecord, recordsOf, touched } from './records.js'
 
-/** A route of a served document: the router's, named after the operation. */
+/**
+ * A route of a served document: the router's, named by the operation's `operationId` (what faults, recorded contracts
+ * and the control API call it), or `METHOD path` where it has none or an operation named before took its id.
+ */
 export interface ServedRoute extends Route {
   readonly served: true
 }
@@ -33,8 +36,9 @@ export function servedApi(document: ServedDocument, own: readonly Route[]): Serv
   const served = document.operations.filter(
     (operation) => !own.some((route) => route.method === operation.method && route.path === operation.path),
   )
+  const taken = new Set(own.map((route) => route.name))
   const routes = served.map((operation) => ({
-    name: `${operation.method} ${operation.path}`,
+    name: servedName(operation, taken),
     method: operation.method,
     path: operation.path,
     served: true as const,
@@ -46,6 +50,13 @@ export function servedApi(document: ServedDocument, own: readonly Route[]): Serv
     ]),
   )
   return { routes, operations }
+}
+
+/** An operation's name: its `operationId` unless an operation named before took it, else `METHOD path`. */
+function servedName({ operationId, method, path }: DocumentOperation, taken: Set<string>): string {
+  const name = operationId !== undefined && !taken.has(operationId) ? operationId : `${method} ${path}`
+  taken.add(name)
+  return name
 }
 
 type Context = Parameters<Operation>[0]
