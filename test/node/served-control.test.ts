@@ -70,3 +70,47 @@ describe('recorded contracts', () => {
     )
   })
 })
+
+describe('the control API', () => {
+  it('lists the served operations beside the mock’s own', async () => {
+    const { control } = await start()
+    const { operations } = await json(await control('GET', '/operations'))
+    expect(operations.slice(0, 3)).toEqual([
+      { name: 'list_personas', method: 'GET', path: '/v1/personas/', served: false },
+      { name: 'bulk_add_values', method: 'POST', path: '/v1/demographics/{dimension_id}/values/bulk', served: false },
+      { name: 'list_policy_rules', method: 'GET', path: '/v1/policies/{policy_id}/rules', served: false },
+    ])
+    expect(operations).toContainEqual({
+      name: 'get_agent_v1_agents__agent_id__get',
+      method: 'GET',
+      path: '/v1/agents/{agent_id}',
+      served: true,
+    })
+    expect(operations.filter((operation: any) => operation.served)).toHaveLength(9)
+  })
+
+  it('lists only the mock’s own operations without a document', async () => {
+    mock = await createMockServer({ seed: 5 })
+    const { operations } = await json(await fetch(mock.url('/__mock/operations')))
+    expect(operations.map((operation: any) => operation.name)).toEqual([
+      'list_personas',
+      'bulk_add_values',
+      'list_policy_rules',
+    ])
+  })
+
+  it('injects a fault into one served operation by its name, and refuses an unknown name', async () => {
+    const { send, control } = await start()
+    const faults = { operations: { list_agents_v1_agents__get: { error: { status: 503 } } } }
+    const set = await control('PUT', '/faults', faults)
+    expect(set.status).toBe(200)
+    expect(await json(set)).toEqual({ operations: { list_agents_v1_agents__get: { error: { status: 503, rate: 1 } } } })
+    const failed = await send('GET', '/v1/agents/')
+    expect([failed.status, await json(failed)]).toEqual([503, { detail: 'Service Unavailable' }])
+    expect((await send('POST', '/v1/agents/', NEW_AGENT)).status, 'other served operations untouched').toBe(201)
+    expect((await send('GET', '/v1/personas/')).status, 'the mock’s own untouched').toBe(200)
+    const unknown = await control('PUT', '/faults', { operations: { list_teams: { latency: 5 } } })
+    expect(unknown.status).toBe(400)
+    expect(await json(unknown)).toEqual({ detail: 'operations: Unrecognized key: "list_teams"' })
+  })
+})
