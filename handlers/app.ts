@@ -87,7 +87,10 @@ function withCorsOf(next: Answer, { cors, controlGuard, sessionHeaders }: CoreSe
 function dispatcher(settings: CoreSettings): Answer {
   const served = settings.openapi && servedApi(settings.openapi, API_ROUTES)
   const control = createControl(settings, served ? served.routes : [])
-  const meta = createMetaAnswers(settings.profile)
+  const meta = createMetaAnswers(
+    settings.profile,
+    served && settings.openapi && { document: settings.openapi.raw, operations: served.routes },
+  )
   const api = createApi(settings, served ? { ...OPERATIONS, ...served.operations } : OPERATIONS)
   const apiRoutes = [...API_ROUTES, ...(served ? served.routes : [])]
   const route = createRouter<Route>(settings.claim === 'all' ? [...META_ROUTES, ...apiRoutes] : apiRoutes)

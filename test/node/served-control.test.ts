@@ -2,9 +2,10 @@
  * The operations of a served OpenAPI document in the control API, recorded contracts, the mock's own
  * `/openapi.json` and per-operation faults (docs/openapi.md), through the in-process mock's HTTP surface.
  */
+import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMockServer, type MockServer } from 'agent-console-mock/node'
-import { DOCUMENTS } from '../openapi/documents.js'
+import { DOCUMENTS, readDocument } from '../openapi/documents.js'
 import { json, NEW_AGENT } from '../openapi/exercise.js'
 
 let mock: MockServer | undefined
@@ -112,5 +113,45 @@ describe('the control API', () => {
     const unknown = await control('PUT', '/faults', { operations: { list_teams: { latency: 5 } } })
     expect(unknown.status).toBe(400)
     expect(await json(unknown)).toEqual({ detail: 'operations: Unrecognized key: "list_teams"' })
+  })
+})
+
+describe('the mock’s own /openapi.json', () => {
+  const PROFILES = { 'pydantic 2': undefined, 'FastAPI 0.92': { pydantic: '1' } } as const
+  const combinations = Object.entries(DOCUMENTS).flatMap(([version, path]) =>
+    Object.entries(PROFILES).map(([profile, options]) => [version, profile, path, options] as const),
+  )
+
+  it.each(combinations)('lists a %s document’s operations under %s, and validates', async (_v, _p, path, profile) => {
+    const own = await createMockServer({ seed: 5, profile })
+    const ownDocument = await json(await fetch(own.url('/openapi.json')))
+    own.close()
+    mock = await createMockServer({ seed: 5, openapi: path, profile })
+    const merged = await json(await fetch(mock.url('/openapi.json')))
+    const served = readDocument(path)
+    const result = await new Validator().validate(structuredClone(merged))
+    expect(result.errors).toBeUndefined()
+    expect(merged.openapi, 'the mock’s version').toBe(ownDocument.openapi)
+    for (const [ownPath, item] of Object.entries(ownDocument.paths)) expect(merged.paths[ownPath]).toEqual(item)
+    for (const [name, schema] of Object.entries(ownDocument.components.schemas))
+      expect(merged.components.schemas[name], name).toEqual(schema)
+    expect(Object.keys(merged.paths)).toEqual([...Object.keys(ownDocument.paths), ...Object.keys(served.paths)])
+    const read = merged.paths['/v1/agents/{agent_id}'].get
+    expect(read.operationId).toBe('get_agent_v1_agents__agent_id__get')
+    expect(read.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Agent' })
+    expect(merged.components.schemas.Agent.title).toBe('Agent')
+    const persona = merged.paths['/v1/personas/{persona_id}'].get.responses['200'].content['application/json']
+    expect(persona.schema, 'the document’s Persona is not the mock’s').toEqual({
+      $ref: '#/components/schemas/served__Persona',
+    })
+    expect(merged.components.schemas.served__Persona.properties).toEqual(
+      expect.objectContaining({ id: expect.anything() }),
+    )
+  })
+
+  it('is the mock’s own without a document', async () => {
+    mock = await createMockServer({ seed: 5 })
+    const document = await json(await fetch(mock.url('/openapi.json')))
+    expect(Object.keys(document.paths)).toHaveLength(3)
   })
 })
