@@ -86,7 +86,7 @@ function withCorsOf(next: Answer, { cors, controlGuard, sessionHeaders }: CoreSe
  */
 function dispatcher(settings: CoreSettings): Answer {
   const served = settings.openapi && servedApi(settings.openapi, API_ROUTES)
-  const control = createControl(settings, served ? served.routes : [])
+  const control = createControl(settings, served || undefined)
   const meta = createMetaAnswers(
     settings.profile,
     served && settings.openapi && { document: settings.openapi.raw, operations: served.routes },

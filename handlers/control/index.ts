@@ -1,7 +1,8 @@
 import { CONTROL_PREFIX } from '../../core/control-guard.js'
 import type { WorldOptions } from '../../factories/world.js'
 import { httpError, jsonResponse, methodNotAllowed, notFound } from '../../fastapi/http/responses.js'
-import { createRouter, type Route, type RouterOptions } from '../../fastapi/http/router.js'
+import { createRouter, type RouterOptions } from '../../fastapi/http/router.js'
+import type { ServedApi } from '../documented/index.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 import type { Sessions } from '../../core/instance/sessions.js'
 import type { ScenarioRegistry } from '../../core/scenarios/index.js'
@@ -53,7 +54,7 @@ const CONTROL_ROUTING: RouterOptions = { redirectSlashes: false, allowFrom: 'eve
  * sessions, about the server.
  * @returns the answer to a request under {@link CONTROL_PREFIX}
  */
-export function createControl(settings: ControlSettings, served: readonly Route[] = []) {
+export function createControl(settings: ControlSettings, served?: ServedApi) {
   const routes = withIndex(controlRoutes(settings, served))
   // `name` only to be a router's route; a GET route answers HEAD, as Starlette answers its own routes.
   const route = createRouter(
@@ -73,12 +74,12 @@ export function createControl(settings: ControlSettings, served: readonly Route[
 }
 
 /** Every control route but the index, in the order `GET /__mock/` lists them. */
-const controlRoutes = (settings: ControlSettings, served: readonly Route[]): ControlRoute[] => [
+const controlRoutes = (settings: ControlSettings, served: ServedApi | undefined): ControlRoute[] => [
   ...worldRoutes(settings.configuredWorld),
   ...tokenRoutes(settings.jwtSecret),
-  ...operationRoutes(served),
-  ...faultRoutes(served.map((route) => route.name)),
-  ...overrideRoutes,
+  ...operationRoutes(served?.routes ?? []),
+  ...faultRoutes(served?.routes.map((route) => route.name) ?? []),
+  ...overrideRoutes(served?.overrides ?? new Map()),
   ...journalRoutes,
   ...contractRoutes(settings.profile, settings.openapi?.raw),
   ...stateRoutes(),

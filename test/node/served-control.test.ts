@@ -116,6 +116,42 @@ describe('the control API', () => {
   })
 })
 
+describe('control overrides', () => {
+  it('answer a served operation after its auth and validation, until dropped', async () => {
+    const { send, control, running } = await start()
+    const list = 'list_agents_v1_agents__get'
+    const set = await control('PUT', `/overrides/${list}`, { status: 200, body: { results: [], total: 0 } })
+    expect(await json(set)).toEqual({ overrides: { [list]: { status: 200, body: { results: [], total: 0 } } } })
+    const listed = await send('GET', '/v1/agents/')
+    expect(await listed.text()).toBe(JSON.stringify({ results: [], total: 0 }))
+    expect((await fetch(running.url('/v1/agents/'))).status, 'auth first').toBe(401)
+    const read = 'get_agent_v1_agents__agent_id__get'
+    await control('PUT', `/overrides/${read}`, { error: 'not_found', detail: 'Agent not found' })
+    const missing = await send('GET', '/v1/agents/9b2f3c1e-0000-4000-8000-000000000000')
+    expect([missing.status, await json(missing)]).toEqual([404, { detail: 'Agent not found' }])
+    expect((await send('GET', '/v1/agents/not-a-uuid')).status, 'validation first').toBe(422)
+    expect((await control('DELETE', `/overrides/${list}`)).status).toBe(204)
+    expect((await json(await send('GET', '/v1/agents/'))).total).toBe(5)
+    expect(Object.keys((await json(await control('GET', '/overrides'))).overrides)).toEqual([read])
+  })
+
+  it('refuse what the served operation cannot answer, and unknown names', async () => {
+    const { control } = await start()
+    const list = 'list_agents_v1_agents__get'
+    const wrongBody = await control('PUT', `/overrides/${list}`, { body: { results: 'none' } })
+    expect(wrongBody.status).toBe(400)
+    expect((await json(wrongBody)).detail).toMatch(/^Invalid override of list_agents_v1_agents__get: body\.results: /)
+    const wrongStatus = await control('PUT', `/overrides/${list}`, { status: 201, body: { results: [], total: 0 } })
+    expect(await json(wrongStatus)).toEqual({
+      detail: `Invalid override of ${list}: status: 201 is not an answer of ${list}: give 200, or an error status (400 to 599)`,
+    })
+    const unknown = await control('PUT', '/overrides/list_teams', { body: [] })
+    expect(unknown.status).toBe(404)
+    expect((await json(unknown)).detail).toContain(`list_policy_rules, ${list}, create_agent_v1_agents__post`)
+    expect((await json(await control('GET', '/overrides'))).overrides).toEqual({})
+  })
+})
+
 describe('the mock’s own /openapi.json', () => {
   const PROFILES = { 'pydantic 2': undefined, 'FastAPI 0.92': { pydantic: '1' } } as const
   const combinations = Object.entries(DOCUMENTS).flatMap(([version, path]) =>
