@@ -59,9 +59,10 @@ describe('recorded contracts', () => {
   })
 
   it('write the served interactions into a Pact file, with matching rules from the document’s models', async () => {
-    const { send, control } = await start()
+    const { send, control, running } = await start()
     await send('GET', '/v1/agents/')
     const pact = await json(await control('GET', '/contract?format=pact'))
+    expect(await running.contract('pact'), 'the same from the package’s API').toEqual(pact)
     const [list] = pact.interactions
     expect(list.request).toMatchObject({ method: 'GET', path: '/v1/agents/' })
     expect(list.response.status).toBe(200)
