@@ -46,12 +46,7 @@ export function createApi(settings: CoreSettings, operations: Operations) {
     const requestBody = bytes && new Uint8Array(bytes)
     journal(instance, exchange, response, started, requestBody)
     settings.sessions?.reclaim()
-    if (
-      result.kind === 'match' &&
-      view &&
-      !isServed(result.route) &&
-      isRecordable(result.route.name as OperationName, response, view, instance)
-    ) {
+    if (result.kind === 'match' && view && isRecordable(result.route.name as OperationName, response, view, instance)) {
       const now = view.clock.nowSeconds()
       const operation = result.route.name as OperationName
       const verifyToken = (token: string) => settings.verifyToken(token, now)
@@ -137,9 +132,6 @@ function isRecordable(operation: OperationName, response: Response, view: Scenar
   if (response.type === 'error' || faultAnswers.has(response) || instance.overrides.has(operation)) return false
   return !effects || (!effects.overrides[operation]?.length && effects.claims.length === 0 && !effects.profile)
 }
-
-/** A route of a served document (handlers/documented/): not one of the API's, which a contract records. */
-const isServed = (route: Route): boolean => 'served' in route
 
 /** Waits the configured latency; then the answer a fault puts in place of the operation's, if any. */
 async function faultOf(

@@ -1,4 +1,3 @@
-import type { OperationName } from '../model/api/routes.js'
 import type { Claims } from '../model/auth/claims.js'
 import type { Fixtures } from '../factories/fixtures.js'
 import type { MockInstance } from './instance/instance.js'
@@ -9,7 +8,7 @@ import type { Exchange } from './exchange.js'
 
 /** What the API knows of an operation it answered, for the instance's recorded contract. */
 export interface AnsweredOperation {
-  operation: OperationName
+  operation: string
   exchange: Exchange
   body: Uint8Array | undefined
   response: Response

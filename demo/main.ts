@@ -1,6 +1,7 @@
 /**
  * The demo's entry: picks the mode from the URL, starts the in-browser mock when asked to,
- * loads the fixtures (ids and tokens of the seeded world) and mounts the three panels.
+ * loads the fixtures (ids and tokens of the seeded world) and mounts the three panels, and a fourth
+ * listing the operations served from a team's OpenAPI document when the mock serves one.
  *
  *   ?mode=worker (default) [&seed=1]   msw's service worker answers, no server at all
  *   ?mode=server&api=<origin> [&session=<key>]   a running mock server answers (CORS)
@@ -16,6 +17,7 @@ import type { DemoContext, Mode, Role } from './context.js'
 import { createPersonasPanel } from './personas.js'
 import { createRulesPanel } from './rules.js'
 import { createScenarioPicker, selectWantedScenario } from './scenarios.js'
+import { createServedPanel } from './served.js'
 import { h } from './ui.js'
 
 const ROLES: ReadonlyArray<{ role: Role; label: string }> = [
@@ -88,7 +90,9 @@ async function main() {
     (api.token = context.role() ? fixtures.tokens[context.role() as Exclude<Role, ''>] : undefined)
   applyRole()
 
+  const served = await createServedPanel(context)
   const panels = [createPersonasPanel(context), createRulesPanel(context), createBulkAddPanel(context)]
+  if (served) panels.push(served)
   roleSelect.addEventListener('change', () => {
     applyRole()
     for (const panel of panels) panel.refresh()

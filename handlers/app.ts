@@ -85,9 +85,12 @@ function withCorsOf(next: Answer, { cors, controlGuard, sessionHeaders }: CoreSe
  * router's 307/405/404 for anything else.
  */
 function dispatcher(settings: CoreSettings): Answer {
-  const control = createControl(settings)
-  const meta = createMetaAnswers(settings.profile)
   const served = settings.openapi && servedApi(settings.openapi, API_ROUTES)
+  const control = createControl(settings, served || undefined)
+  const meta = createMetaAnswers(
+    settings.profile,
+    served && settings.openapi && { document: settings.openapi.raw, operations: served.routes },
+  )
   const api = createApi(settings, served ? { ...OPERATIONS, ...served.operations } : OPERATIONS)
   const apiRoutes = [...API_ROUTES, ...(served ? served.routes : [])]
   const route = createRouter<Route>(settings.claim === 'all' ? [...META_ROUTES, ...apiRoutes] : apiRoutes)

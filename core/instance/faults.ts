@@ -26,15 +26,23 @@ const FaultSet = z
   .strict()
 
 /**
- * The faults configuration of `PUT /__mock/faults`: a global set, and sets per operation
- * (by endpoint name) whose fields replace the global ones.
+ * The faults configuration of `PUT /__mock/faults` for the operations of these names: a global set, and sets
+ * per operation (by name) whose fields replace the global ones.
+ */
+export const faultsConfigFor = <const K extends string>(names: readonly [K, ...K[]]) =>
+  FaultSet.extend({ operations: z.partialRecord(z.enum(names), FaultSet).optional() }).strict()
+
+/**
+ * The faults configuration for the mock's own operations (by endpoint name); a served document's operations
+ * are named by `faultsConfigFor` (handlers/control/faults.ts).
  * @example { "latency": { "min": 50, "max": 200 }, "operations": { "list_policy_rules": { "error": { "status": 503, "rate": 0.1 } } } }
  */
-export const FaultsConfig = FaultSet.extend({
-  operations: z.partialRecord(z.enum(OPERATION_NAMES), FaultSet).optional(),
-}).strict()
+export const FaultsConfig = faultsConfigFor(OPERATION_NAMES)
 
-export type FaultsConfig = z.output<typeof FaultsConfig>
+/** A faults configuration: per operation by the endpoint's name or a served operation's. */
+export type FaultsConfig = z.output<typeof FaultSet> & {
+  operations?: Partial<Record<OperationName | (string & {}), FaultSet>>
+}
 type FaultSet = z.output<typeof FaultSet>
 
 /** What the faults decide for one request. */
@@ -59,7 +67,7 @@ export class Faults {
   }
 
   /** Draws latency and outcome for one request to `operation`. */
-  decide(operation: OperationName): FaultDecision {
+  decide(operation: string): FaultDecision {
     const set: FaultSet = { ...this.#config, ...this.#config.operations?.[operation] }
     const latencyMs =
       set.latency === undefined

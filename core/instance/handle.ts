@@ -14,6 +14,7 @@ import type { OperationOverride } from '../overrides/types.js'
 import { resetWithScenarios, selectScenarios } from '../scenarios/effects.js'
 import { ScenarioRegistry, type Scenario } from '../scenarios/index.js'
 import { BUILTIN_SCENARIOS } from '../scenarios/builtin.js'
+import { rawDocument } from '../../fastapi/served/document.js'
 
 /** What every runtime's entry is given: the world to build, the profile, the secret. */
 export interface MockOptions extends WorldOptions {
@@ -133,7 +134,8 @@ export class MockHandle {
   readonly contract: {
     (format?: 'contract'): Promise<RecordedContract>
     (format: 'pact'): Promise<PactFile>
-  } = (format: ContractFormat = 'contract') => exportContract(this.instance, this.profile, format) as never
+  } = (format: ContractFormat = 'contract') =>
+    exportContract(this.instance, this.profile, format, rawDocument(this.options.openapi)) as never
 
   /** The scenarios selected now, in the order applied. */
   get scenario(): readonly string[] {

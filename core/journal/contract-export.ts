@@ -8,14 +8,15 @@ import type { MockInstance } from '../instance/instance.js'
 export const CONTRACT_FORMATS = ['contract', 'pact'] as const
 export type ContractFormat = (typeof CONTRACT_FORMATS)[number]
 
-/** The instance's recorded contract, in a format. */
+/** The instance's recorded contract, in a format (`served`: the OpenAPI document the mock serves, if any). */
 export async function exportContract(
   instance: MockInstance,
   profile: Profile,
   format: ContractFormat = 'contract',
+  served?: object,
 ): Promise<RecordedContract | PactFile> {
   const contract = await instance.recorder.contract(profile)
-  return format === 'pact' ? pactOf(contract, pactValues(instance)) : contract
+  return format === 'pact' ? pactOf(contract, pactValues(instance), served) : contract
 }
 
 /** The ids and tokens of this world, for a Pact file verified against it (a standalone mock of the same seed). */

@@ -1,4 +1,3 @@
-import type { OperationName } from '../../model/api/routes.js'
 import { writtenBody } from '../../fastapi/http/responses.js'
 import type { World } from '../../model/world.js'
 import {
@@ -20,7 +19,8 @@ const MAX_REQUEST_CHARACTERS = 64 * 1024
 
 /** What the API hands the recorder for one operation it answered. */
 export interface Recording {
-  operation: OperationName
+  /** The endpoint's name, or a served document's operation's. */
+  operation: string
   method: string
   /** The URL as routed (a session's path prefix taken off). */
   url: URL

@@ -35,18 +35,38 @@ const ReplyShape = z.object({ status: z.int().optional(), body: z.unknown(), hea
 const ErrorBody = z.union([HTTPError.strict(), OverrideValidationBody.strict()])
 
 /**
+ * How an operation answers what an override gives: its success written through its response model (checked
+ * first), and the words of its 403 and 404 where the override gives none.
+ */
+export interface OverrideAnswers {
+  /** @throws InvalidOverrideError for a status or body the operation cannot answer */
+  success(status: number | undefined, body: unknown, headers: Record<string, string>): PreparedAnswer
+  forbidden(profile: Profile): string
+  notFound(profile: Profile): string
+}
+
+/**
  * Checks what an override answers (a status and a body, or an error shape) against the operation's
  * schemas, and prepares its answer: written as FastAPI writes it, through the response model.
  * @throws InvalidOverrideError naming each problem
  * @example prepareAnswer('list_personas', { status: 200, body: { results: [], total: 0 } })(profile)
  */
 export function prepareAnswer(operation: OperationName, result: unknown): PreparedAnswer {
+  return prepareAnswerWith(operation, result, {
+    success: (status, body, headers) => success(operation, status, body, headers),
+    forbidden: (profile) => forbiddenText(operation, profile),
+    notFound: (profile) => notFoundText(operation, profile),
+  })
+}
+
+/** {@link prepareAnswer} for any operation (a served document's too), answering as `answers` say. */
+export function prepareAnswerWith(operation: string, result: unknown, answers: OverrideAnswers): PreparedAnswer {
   if (typeof result !== 'object' || result === null || Array.isArray(result))
     throw new InvalidOverrideError(operation, ['give {"status", "body"}, {"error"} or a function of the request'])
   if ('error' in result) {
     const shape = ErrorShape.safeParse(result)
     if (!shape.success) throw new InvalidOverrideError(operation, problemsOf(shape.error))
-    return refusal(operation, shape.data)
+    return refusal(shape.data, answers)
   }
   if (!('body' in result)) throw new InvalidOverrideError(operation, ['body: give the body to answer'])
   const reply = ReplyShape.safeParse(result)
@@ -57,7 +77,7 @@ export function prepareAnswer(operation: OperationName, result: unknown): Prepar
     if (!error.success) throw new InvalidOverrideError(operation, errorBodyProblems(body))
     return () => jsonResponse(status, { detail: error.data.detail }, headers)
   }
-  return success(operation, status, body, headers)
+  return answers.success(status, body, headers)
 }
 
 /** A success answer: the status the operation may answer, the body its response model takes, in the model's order. */
@@ -80,7 +100,7 @@ function success(operation: OperationName, status: number | undefined, body: unk
 }
 
 /** The refusal an error shape names, as the real server words it for this operation and profile. */
-function refusal(operation: OperationName, shape: z.output<typeof ErrorShape>): PreparedAnswer {
+function refusal(shape: z.output<typeof ErrorShape>, answers: OverrideAnswers): PreparedAnswer {
   switch (shape.error) {
     case 'not_authenticated':
       return notAuthenticated
@@ -89,9 +109,9 @@ function refusal(operation: OperationName, shape: z.output<typeof ErrorShape>): 
     case 'server_error':
       return internalServerError
     case 'forbidden':
-      return (profile) => httpError(403, shape.detail ?? forbiddenText(operation, profile))
+      return (profile) => httpError(403, shape.detail ?? answers.forbidden(profile))
     case 'not_found':
-      return (profile) => httpError(404, shape.detail ?? notFoundText(operation, profile))
+      return (profile) => httpError(404, shape.detail ?? answers.notFound(profile))
     case 'validation':
       return () => jsonResponse(422, { detail: shape.detail })
   }
@@ -129,7 +149,7 @@ function errorBodyProblems(body: unknown): string[] {
   return parsed.success ? [] : problemsOf(parsed.error, 'body')
 }
 
-const problemsOf = (error: z.ZodError, prefix?: string): string[] =>
+export const problemsOf = (error: z.ZodError, prefix?: string): string[] =>
   error.issues.map(
     (issue) =>
       `${[prefix, ...issue.path].filter((part) => part !== undefined).join('.') || 'override'}: ${issue.message}`,

@@ -17,8 +17,8 @@ type Entry =
  * world: a reset of the world keeps them, `resetHandlers()` and `DELETE /__mock/overrides` drop them.
  */
 export class OperationOverrides {
-  /** The override of each overridden operation. */
-  readonly #byOperation = new Map<OperationName, Entry>()
+  /** The override of each overridden operation (the API's own by endpoint name, a served one's by its name). */
+  readonly #byOperation = new Map<string, Entry>()
 
   /**
    * Answers `operation` with `override` from now on, after authentication and validation.
@@ -32,8 +32,16 @@ export class OperationOverrides {
     this.#byOperation.set(operation, entryOf(operation, override))
   }
 
+  /**
+   * Answers a served document's operation (docs/openapi.md) with an answer prepared for it (`listed`: what
+   * was set, as `GET /__mock/overrides` shows it), after authentication and validation.
+   */
+  setPrepared(operation: string, answer: PreparedAnswer, listed: unknown): void {
+    this.#byOperation.set(operation, { kind: 'answer', answer, listed })
+  }
+
   /** Drops the override of `operation`, or all of them; whether one was set. */
-  clear(operation?: OperationName): boolean {
+  clear(operation?: string): boolean {
     if (operation !== undefined) return this.#byOperation.delete(operation)
     const had = this.#byOperation.size > 0
     this.#byOperation.clear()
@@ -41,14 +49,16 @@ export class OperationOverrides {
   }
 
   /** Whether the operation is answered by a typed override. */
-  has(operation: OperationName): boolean {
+  has(operation: string): boolean {
     return this.#byOperation.has(operation)
   }
 
-  /** The overrides as JSON: what was set (a function as `{"function": name}`), by operation. */
+  /** The overrides as JSON: what was set (a function as `{"function": name}`), by operation, the API's own first. */
   list(): Record<string, unknown> {
+    const own = (name: string) => (OPERATION_NAMES as readonly string[]).includes(name)
+    const names = [...OPERATION_NAMES, ...[...this.#byOperation.keys()].filter((name) => !own(name))]
     return Object.fromEntries(
-      OPERATION_NAMES.flatMap((name) => {
+      names.flatMap((name) => {
         const entry = this.#byOperation.get(name)
         return entry ? [[name, entry.listed]] : []
       }),
@@ -60,7 +70,7 @@ export class OperationOverrides {
    * given the request as parsed; `undefined` when the operation has none.
    */
   hook(
-    operation: OperationName,
+    operation: string,
     { world, request, profile }: { world: World; request: Request; profile: Profile },
   ): ((parsed: Parsed) => Promise<Response>) | undefined {
     const entry = this.#byOperation.get(operation)
@@ -69,7 +79,7 @@ export class OperationOverrides {
     return async (parsed) => {
       const { query, params, body } = plain(parsed) as Omit<Parsed, 'claims'>
       const result = await entry.run({ query, params, body, claims: parsed.claims, world, request } as never)
-      return prepareAnswer(operation, result)(profile)
+      return prepareAnswer(operation as OperationName, result)(profile)
     }
   }
 }

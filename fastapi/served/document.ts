@@ -60,6 +60,11 @@ export class ServedDocument {
     this.operations = this.#readOperations()
   }
 
+  /** The document as it was given (parsed JSON): what the mock's own `/openapi.json` and Pact files take from. */
+  get raw(): JsonSchema {
+    return this.#raw
+  }
+
   /** The schema a `$ref` names (followed until it names none); any other schema as it is. */
   deref(schema: unknown): JsonSchema {
     let current = schema
@@ -161,6 +166,10 @@ function isBearer(security: unknown, schemes: unknown, deref: (value: unknown) =
       }),
   )
 }
+
+/** The document as given, whether read already or not. */
+export const rawDocument = (openapi: ServedDocument | object | undefined): object | undefined =>
+  openapi instanceof ServedDocument ? openapi.raw : openapi
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -2,14 +2,17 @@ import { CONTROL_PREFIX } from '../../core/control-guard.js'
 import type { WorldOptions } from '../../factories/world.js'
 import { httpError, jsonResponse, methodNotAllowed, notFound } from '../../fastapi/http/responses.js'
 import { createRouter, type RouterOptions } from '../../fastapi/http/router.js'
+import type { ServedApi } from '../documented/index.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 import type { Sessions } from '../../core/instance/sessions.js'
 import type { ScenarioRegistry } from '../../core/scenarios/index.js'
 import type { Profile } from '../../model/profile.js'
+import type { ServedDocument } from '../../fastapi/served/document.js'
 import { clockRoutes } from './clock.js'
 import { contractRoutes } from './contract.js'
 import { faultRoutes } from './faults.js'
 import { journalRoutes } from './journal.js'
+import { operationRoutes } from './operations.js'
 import { overrideRoutes } from './overrides.js'
 import { recordRoutes } from './records.js'
 import type { ControlCall, ControlRoute } from './route.js'
@@ -34,6 +37,8 @@ export interface ControlSettings {
   profile: Profile
   /** The scenarios known: built-in and the user's own. */
   scenarios: ScenarioRegistry
+  /** The team's OpenAPI document the mock serves operations of (docs/openapi.md). */
+  openapi: ServedDocument | undefined
 }
 
 /**
@@ -45,11 +50,12 @@ const CONTROL_ROUTING: RouterOptions = { redirectSlashes: false, allowFrom: 'eve
 /**
  * The control API: health, fixtures, reset, tokens, faults, the request journal and the
  * whole state, on the request's instance (so each session controls only its own world);
- * the list of routes and of sessions, about the server.
+ * the list of routes, of operations (the API's own and the `served` ones of a document) and of
+ * sessions, about the server.
  * @returns the answer to a request under {@link CONTROL_PREFIX}
  */
-export function createControl(settings: ControlSettings) {
-  const routes = withIndex(controlRoutes(settings))
+export function createControl(settings: ControlSettings, served?: ServedApi) {
+  const routes = withIndex(controlRoutes(settings, served))
   // `name` only to be a router's route; a GET route answers HEAD, as Starlette answers its own routes.
   const route = createRouter(
     routes.map((entry) => ({ ...entry, name: `${entry.method} ${entry.path}`, head: entry.method === 'GET' })),
@@ -68,13 +74,14 @@ export function createControl(settings: ControlSettings) {
 }
 
 /** Every control route but the index, in the order `GET /__mock/` lists them. */
-const controlRoutes = (settings: ControlSettings): ControlRoute[] => [
+const controlRoutes = (settings: ControlSettings, served: ServedApi | undefined): ControlRoute[] => [
   ...worldRoutes(settings.configuredWorld),
   ...tokenRoutes(settings.jwtSecret),
-  ...faultRoutes,
-  ...overrideRoutes,
+  ...operationRoutes(served?.routes ?? []),
+  ...faultRoutes(served?.routes.map((route) => route.name) ?? []),
+  ...overrideRoutes(served?.overrides ?? new Map()),
   ...journalRoutes,
-  ...contractRoutes(settings.profile),
+  ...contractRoutes(settings.profile, settings.openapi?.raw),
   ...stateRoutes(),
   ...clockRoutes,
   ...recordRoutes(settings.profile),

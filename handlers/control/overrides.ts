@@ -1,13 +1,19 @@
 import { OPERATION_NAMES, type OperationName } from '../../model/api/routes.js'
 import { answer, httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { MockInstance } from '../../core/instance/instance.js'
-import { InvalidOverrideError } from '../../core/overrides/answer.js'
+import { InvalidOverrideError, type PreparedAnswer } from '../../core/overrides/answer.js'
 import type { OverrideResult } from '../../core/overrides/types.js'
 import { readJsonBody } from './body.js'
 import { decodedSegment, type ControlRoute } from './route.js'
 
-/** The typed overrides of the request's world; an operation named in the path is decoded. */
-export const overrideRoutes: readonly ControlRoute[] = [
+/** Prepares an override's answer for a served document's operation, by its name. */
+type ServedOverrides = ReadonlyMap<string, (result: unknown) => PreparedAnswer>
+
+/**
+ * The typed overrides of the request's world, of the API's own operations and the `served` ones of a
+ * document; an operation named in the path is decoded.
+ */
+export const overrideRoutes = (served: ServedOverrides): ControlRoute[] => [
   {
     method: 'GET',
     path: '/overrides',
@@ -19,19 +25,20 @@ export const overrideRoutes: readonly ControlRoute[] = [
     path: '/overrides/{operation}',
     description:
       'answers the operation with {"status", "body", "headers"} or {"error": "not_found", ...} after auth and validation, as FastAPI would',
-    answer: ({ request, instance, params }) => putOverride(request, instance, decodedSegment(params.operation ?? '')),
+    answer: ({ request, instance, params }) =>
+      putOverride(request, instance, decodedSegment(params.operation ?? ''), served),
   },
   {
     method: 'DELETE',
     path: '/overrides',
     description: 'drops every override of this world: 204',
-    answer: ({ instance }) => deleteOverrides(instance),
+    answer: ({ instance }) => deleteOverrides(instance, served),
   },
   {
     method: 'DELETE',
     path: '/overrides/{operation}',
     description: "drops the operation's override: 204; 404 for an unknown operation",
-    answer: ({ instance, params }) => deleteOverrides(instance, decodedSegment(params.operation ?? '')),
+    answer: ({ instance, params }) => deleteOverrides(instance, served, decodedSegment(params.operation ?? '')),
   },
 ]
 
@@ -46,11 +53,18 @@ const overridesState = (instance: MockInstance): Response => jsonResponse(200, {
  * the operation answers it from now on (after authentication and validation), as FastAPI writes it.
  * 404 for an unknown operation; 400 naming each problem for a body the operation cannot answer.
  */
-async function putOverride(request: Request, instance: MockInstance, operation: string): Promise<Response> {
-  const name = operationNamed(operation)
+async function putOverride(
+  request: Request,
+  instance: MockInstance,
+  operation: string,
+  served: ServedOverrides,
+): Promise<Response> {
+  const name = operationNamed(operation, served)
   const body = await readJsonBody(request)
   try {
-    instance.overrides.set(name, body as OverrideResult<OperationName>)
+    const prepare = served.get(name)
+    if (prepare) instance.overrides.setPrepared(name, prepare(body), body)
+    else instance.overrides.set(name as OperationName, body as OverrideResult<OperationName>)
   } catch (error) {
     if (error instanceof InvalidOverrideError) throw httpError(400, error.message)
     throw error
@@ -59,12 +73,13 @@ async function putOverride(request: Request, instance: MockInstance, operation: 
 }
 
 /** `DELETE /__mock/overrides[/{operation}]`: 204; the operations answer as the API does again. */
-function deleteOverrides(instance: MockInstance, operation?: string): Response {
-  instance.overrides.clear(operation === undefined ? undefined : operationNamed(operation))
+function deleteOverrides(instance: MockInstance, served: ServedOverrides, operation?: string): Response {
+  instance.overrides.clear(operation === undefined ? undefined : operationNamed(operation, served))
   return answer(null, 204, {})
 }
 
-function operationNamed(operation: string): OperationName {
-  if ((OPERATION_NAMES as readonly string[]).includes(operation)) return operation as OperationName
-  throw httpError(404, `No operation named ${JSON.stringify(operation)}; known: ${OPERATION_NAMES.join(', ')}`)
+function operationNamed(operation: string, served: ServedOverrides): string {
+  const known = [...OPERATION_NAMES, ...served.keys()]
+  if (known.includes(operation)) return operation
+  throw httpError(404, `No operation named ${JSON.stringify(operation)}; known: ${known.join(', ')}`)
 }

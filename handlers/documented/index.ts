@@ -1,4 +1,5 @@
-import type { Operation } from '../../core/operation.js'
+import type { Operation, ParsedRequest } from '../../core/operation.js'
+import type { PreparedAnswer } from '../../core/overrides/answer.js'
 import type { Route } from '../../fastapi/http/router.js'
 import { httpError } from '../../fastapi/http/responses.js'
 import type { DocumentOperation, ServedDocument } from '../../fastapi/served/document.js'
@@ -8,9 +9,13 @@ import type { DocumentedRecord } from '../../model/documented.js'
 import type { Persona } from '../../model/schemas.js'
 import type { World } from '../../model/world.js'
 import { conventionsOf, type Collection, type Convention, type Envelope } from './conventions.js'
+import { servedOverride } from './override.js'
 import { generatedAnswer, newRecord, recordsOf, touched } from './records.js'
 
-/** A route of a served document: the router's, named after the operation. */
+/**
+ * A route of a served document: the router's, named by the operation's `operationId` (what faults, recorded contracts
+ * and the control API call it), or `METHOD path` where it has none or an operation named before took its id.
+ */
 export interface ServedRoute extends Route {
   readonly served: true
 }
@@ -19,6 +24,8 @@ export interface ServedRoute extends Route {
 export interface ServedApi {
   readonly routes: readonly ServedRoute[]
   readonly operations: Readonly<Record<string, Operation>>
+  /** Prepares a control override's answer for each operation, by name (handlers/documented/override.ts). */
+  readonly overrides: ReadonlyMap<string, (result: unknown) => PreparedAnswer>
 }
 
 /** The mock's collections a document may name: a GET by id reads the world the mock's own operations read. */
@@ -33,8 +40,9 @@ export function servedApi(document: ServedDocument, own: readonly Route[]): Serv
   const served = document.operations.filter(
     (operation) => !own.some((route) => route.method === operation.method && route.path === operation.path),
   )
+  const taken = new Set(own.map((route) => route.name))
   const routes = served.map((operation) => ({
-    name: `${operation.method} ${operation.path}`,
+    name: servedName(operation, taken),
     method: operation.method,
     path: operation.path,
     served: true as const,
@@ -45,7 +53,20 @@ export function servedApi(document: ServedDocument, own: readonly Route[]): Serv
       operationFor(document, operation, conventions.get(operation)!),
     ]),
   )
-  return { routes, operations }
+  const overrides = new Map(
+    served.map((operation, index) => {
+      const { name } = routes[index]!
+      return [name, (result: unknown) => servedOverride(document, operation, name, result)] as const
+    }),
+  )
+  return { routes, operations, overrides }
+}
+
+/** An operation's name: its `operationId` unless an operation named before took it, else `METHOD path`. */
+function servedName({ operationId, method, path }: DocumentOperation, taken: Set<string>): string {
+  const name = operationId !== undefined && !taken.has(operationId) ? operationId : `${method} ${path}`
+  taken.add(name)
+  return name
 }
 
 type Context = Parameters<Operation>[0]
@@ -53,6 +74,8 @@ type Context = Parameters<Operation>[0]
 function operationFor(document: ServedDocument, operation: DocumentOperation, convention: Convention): Operation {
   return async (context) => {
     const parsed = await parseServedRequest(document, operation, context)
+    const overridden = await context.intercept?.(parsed as ParsedRequest)
+    if (overridden) return overridden
     const value = await answerValue(document, operation, convention, parsed, context)
     return servedAnswer(document, operation, value)
   }

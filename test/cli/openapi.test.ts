@@ -62,6 +62,23 @@ describe('--openapi <file>', () => {
     expect((await read('another')).status).toBe(404)
   })
 
+  it('lists, records and describes the served operations (its own session)', async () => {
+    const session = { 'x-mock-session': 'served-control' }
+    const url = servers[1]!.url
+    const token = await tokenOf(servers[1]!)
+    const listed = await fetch(`${url}/v1/agents/`, { headers: { ...session, authorization: `Bearer ${token}` } })
+    expect(listed.status).toBe(200)
+    const contract = await json(await fetch(`${url}/__mock/contract`, { headers: session }))
+    expect(contract.interactions.map((item: any) => item.operation)).toEqual(['list_agents_v1_agents__get'])
+    const { operations } = await json(await fetch(`${url}/__mock/operations`))
+    expect(operations.filter((item: any) => item.served).map((item: any) => item.name)).toContain(
+      'list_agents_v1_agents__get',
+    )
+    const document = await json(await fetch(`${url}/openapi.json`))
+    expect(document.paths['/v1/agents/'].get.operationId).toBe('list_agents_v1_agents__get')
+    expect(document.paths['/v1/personas/'].get.operationId).toBe('list_personas_v1_personas__get')
+  })
+
   it("answers FastAPI's 422s and HTTPBearer's refusal", async () => {
     const send = sender(servers[0]!)
     const token = await tokenOf(servers[0]!)

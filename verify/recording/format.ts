@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { OPERATION_NAMES } from '../../model/profile.js'
 
 /**
  * A recorded contract: the requests an app made during a run and what the mock answered, normalised so
@@ -28,7 +27,8 @@ export const Interaction = z.object({
   test: z.string(),
   /** Its position among the interactions its test recorded, from 1: what `interaction n` references name. */
   n: z.int().min(1),
-  operation: z.enum(OPERATION_NAMES),
+  /** The endpoint's name (`list_personas`), or a served document's operation's (docs/openapi.md). */
+  operation: z.string().min(1),
   method: z.string(),
   /** The path as sent, with references in place of ids: `/v1/policies/{{policy 0 of team 0}}/rules`. */
   path: z.string(),

@@ -23,7 +23,10 @@ const JSON_TYPE = 'application/json'
 interface OpenApiDocument {
   paths?: Record<
     string,
-    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
+    Record<
+      string,
+      { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }
+    >
   >
   components?: { schemas?: Record<string, Schema> }
 }
@@ -31,11 +34,13 @@ interface OpenApiDocument {
 /**
  * A recorded contract as a Pact v4 file, for teams with a Pact broker: one synchronous HTTP interaction
  * per recorded one, with matching rules from the response models (pact-matchers.ts) rather than fixed
- * examples. Interactions whose role has no token are left out and listed in `metadata`.
+ * examples. Interactions whose role has no token are left out and listed in `metadata`. The operations of a
+ * served document (`served`: the team's own `/openapi.json`) take their response models from it.
  */
-export function pactOf(contract: RecordedContract, values: PactValues, names = DEFAULT_NAMES) {
-  const document = openApiDocumentJson(resolveProfile(contract.profile as ProfileOptions)) as OpenApiDocument
-  const written = contract.interactions.map((interaction) => pactInteraction(interaction, values, document))
+export function pactOf(contract: RecordedContract, values: PactValues, served?: object, names = DEFAULT_NAMES) {
+  const own = openApiDocumentJson(resolveProfile(contract.profile as ProfileOptions)) as OpenApiDocument
+  const documents = { own, served: served as OpenApiDocument | undefined }
+  const written = contract.interactions.map((interaction) => pactInteraction(interaction, values, documents))
   return {
     consumer: { name: names.consumer },
     provider: { name: names.provider },
@@ -55,7 +60,13 @@ const interactionTitle = (interaction: Interaction): string =>
   `${interaction.test ? `${interaction.test}: ` : ''}#${interaction.n} ${interaction.method} ${interaction.path}` +
   `${interaction.query ? `?${interaction.query}` : ''} as ${interaction.role}`
 
-function pactInteraction(interaction: Interaction, values: PactValues, document: OpenApiDocument) {
+/** The mock's own `/openapi.json`, and the served document if any. */
+interface Documents {
+  own: OpenApiDocument
+  served: OpenApiDocument | undefined
+}
+
+function pactInteraction(interaction: Interaction, values: PactValues, documents: Documents) {
   const token = interaction.role === INVALID ? INVALID_TOKEN : values.token(interaction.role)
   if (token === undefined && interaction.role !== ANONYMOUS) return undefined
   const resolve = (text: string) => resolveReferences(text, (name) => values.reference(name))
@@ -78,11 +89,11 @@ function pactInteraction(interaction: Interaction, values: PactValues, document:
     description: interactionTitle(interaction),
     pending: false,
     request,
-    response: pactResponse(interaction, values, document),
+    response: pactResponse(interaction, values, documents),
   }
 }
 
-function pactResponse(interaction: Interaction, values: PactValues, document: OpenApiDocument) {
+function pactResponse(interaction: Interaction, values: PactValues, documents: Documents) {
   const { status, total, example, body } = interaction.response
   const content =
     total !== undefined
@@ -92,8 +103,8 @@ function pactResponse(interaction: Interaction, values: PactValues, document: Op
         : body
   if (content === undefined) return { status }
   const resolved = resolveInJson(content, (name) => values.reference(name))
-  const schema = responseSchema(interaction, status, document)
-  const written = pactBody(resolved, schema, document.components?.schemas ?? {})
+  const { schema, document } = responseSchema(interaction, status, documents)
+  const written = pactBody(resolved, schema, document?.components?.schemas ?? {})
   return {
     status,
     headers: { 'Content-Type': [JSON_TYPE] },
@@ -102,11 +113,24 @@ function pactResponse(interaction: Interaction, values: PactValues, document: Op
   }
 }
 
-/** The operation's response model for this status in /openapi.json (undefined for an undeclared status). */
-function responseSchema(interaction: Interaction, status: number, document: OpenApiDocument): Schema | undefined {
+/**
+ * The operation's response model for this status (undefined for an undeclared status), and the document it is
+ * in: the mock's /openapi.json for its own operations, else the served document's operation of that name.
+ */
+function responseSchema(interaction: Interaction, status: number, { own, served }: Documents) {
   const route = API_ROUTES.find((item) => item.name === interaction.operation)
-  const operation = route && document.paths?.[route.path]?.[route.method.toLowerCase()]
-  return operation?.responses?.[String(status)]?.content?.[JSON_TYPE]?.schema
+  const [document, operation] = route
+    ? [own, own.paths?.[route.path]?.[route.method.toLowerCase()]]
+    : [served, served && servedOperation(served, interaction.operation)]
+  return { document, schema: operation?.responses?.[String(status)]?.content?.[JSON_TYPE]?.schema }
+}
+
+/** The served document's operation a recorded name stands for: its `operationId`, or `METHOD path`. */
+function servedOperation(document: OpenApiDocument, name: string) {
+  for (const [path, item] of Object.entries(document.paths ?? {}))
+    for (const [method, operation] of Object.entries(item ?? {}))
+      if (operation?.operationId === name || `${method.toUpperCase()} ${path}` === name) return operation
+  return undefined
 }
 
 const jsonBody = (content: unknown) => ({ content, contentType: JSON_TYPE, encoded: false })

@@ -4,6 +4,7 @@
  * service worker), over a world seeded for each test. So a test can override an answer with
  * msw handlers, and assert on the store after the page wrote to it.
  */
+import { readFileSync } from 'node:fs'
 import { http, HttpResponse } from 'msw'
 import { expect, test } from 'agent-console-mock/playwright'
 import { Demo } from '../support/demo.js'
@@ -126,5 +127,41 @@ test.describe('with the bulkDuplicates: reject profile', () => {
     await demo.bulkAdd('Age group', ['18-24', '90+'])
     await expect(demo.bulk.status()).toHaveText('409 Conflict: Duplicate values: 18-24')
     expect(mock.world.values.all()).toHaveLength(before)
+  })
+})
+
+test.describe('with a team’s own OpenAPI document', () => {
+  const document = JSON.parse(readFileSync(new URL('../../openapi/openapi-3.1.json', import.meta.url), 'utf8'))
+  // The standalone mock the recorded contract is replayed against serves no document.
+  test.use({ mockOptions: { openapi: document }, recordContract: undefined })
+
+  test('lists the served operations, and tries a list from the test’s world', async ({ page, mock }) => {
+    const demo = new Demo(page)
+    await demo.open({ mode: 'network' })
+    const rows = demo.byTestId('served-row')
+    await expect(rows).toHaveCount(9)
+    await expect(rows.first().getByTestId('served-method')).toHaveText('GET')
+    await expect(rows.first().getByTestId('served-path')).toHaveText('/v1/agents/')
+    const agent = { name: 'Triage', kind: 'assistant', config: { model: 'm' }, tags: ['support'] }
+    const token = mock.fixtures.tokens.team_reader
+    const created = await page.evaluate(
+      async ([agent, token]) =>
+        (
+          await fetch('/v1/agents/', {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify(agent),
+          })
+        ).status,
+      [agent, token] as const,
+    )
+    expect(created).toBe(201)
+    await rows.first().getByTestId('served-try').click()
+    await expect(demo.byTestId('served-status')).toHaveText('200 GET /v1/agents/')
+    const answer = JSON.parse((await demo.byTestId('served-answer').textContent()) ?? '')
+    expect(answer.total).toBe(6)
+    expect(answer.results.map((listed: { id: string }) => listed.id)).toEqual(
+      mock.world.documented('/v1/agents')?.map((stored) => stored.id),
+    )
   })
 })
