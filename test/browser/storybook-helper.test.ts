@@ -39,7 +39,7 @@ test('a story gets a world of the preview’s options and its own parameters, wi
 })
 
 test('says what is missing or wrong', async () => {
-  await expect(mockBeforeEach()({ parameters: {} })).rejects.toThrow(/add 'msw-storybook-addon' to addons/)
+  await expect(mockBeforeEach()({ parameters: {} })).rejects.toThrow(/loaders: \[mswLoader\(setupStoryWorker\)\]/)
   const msw = { use: () => {} }
   const bad = { list_personas: { status: 200 as const, body: { results: 'none', total: 0 } } }
   await expect(
