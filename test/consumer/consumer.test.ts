@@ -19,6 +19,7 @@ import { errorsOutsideStorybook, writeEntriesCheck } from './support/entries.js'
 import { runReadmePlaywright } from './support/playwright-app.js'
 import { readmeExample } from './support/readme.js'
 import { buildGuardedApp, mockTraces, runPluginApp, writeReadmeApps } from './support/readme-apps.js'
+import { buildStorybookApp, runArrangedStory } from './support/storybook-app.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'acm-consumer-'))
 /**
@@ -340,3 +341,15 @@ it("builds the README's guarded browser start for production with nothing of the
   expect(mockTraces(files)).toEqual([])
   expect([...files.values()].join(), "the app's own code is there").toContain('the app rendered')
 }, 120_000)
+
+it(
+  "answers a story of the docs' Storybook set-up, as written, from the story's world in Chromium, with no msw warning",
+  async () => {
+    buildStorybookApp(project)
+    const { answer, logged } = await runArrangedStory(project)
+    // The story's seed and factories over the preview's 30 personas a team; the other backend's request passed on.
+    expect(answer).toEqual({ seed: 7, total: 31, ada: true, passedOn: 404 })
+    expect(logged.filter((line) => line.includes('[MSW]'))).toEqual([])
+  },
+  STEP,
+)
