@@ -1,5 +1,7 @@
 import type { Parameters } from 'storybook/internal/csf'
 import type { RequestHandler } from 'msw'
+import { setupWorker, type SetupWorker } from 'msw/browser'
+import { startPassingOn } from '../../browser/msw-adapter.js'
 import type { OperationName } from '../../model/api/routes.js'
 import { MockHandle } from '../../core/instance/handle.js'
 import type { OperationOverride } from '../../core/overrides/types.js'
@@ -35,19 +37,34 @@ export class StoryMock extends MockHandle {}
 export interface StoryMockContext {
   /** Storybook's parameters, typed with `agentConsoleMock` (above). */
   parameters: Parameters
-  /** msw's worker, set by msw-storybook-addon's own `beforeEach` (which resets its handlers after each story). */
+  /** msw's worker, set by msw-storybook-addon's loader or `beforeEach` (which reset its handlers between stories). */
   msw?: { use(...handlers: RequestHandler[]): void }
 }
 
 /**
- * A `beforeEach` for Storybook with msw-storybook-addon 3 (`addons: ['msw-storybook-addon']`): every story
+ * msw's worker for msw-storybook-addon 3, its `setup` (`mswLoader(setupStoryWorker)` from
+ * `msw-storybook-addon/csf3`, or `addonMsw(setupStoryWorker)`): started at `/mockServiceWorker.js`, quiet, and
+ * passing on what no handler answers without a warning on msw 2 and msw 3 alike. The addon's own setup names
+ * msw 2's option, which msw 3 ignores: every request of Storybook's own would then log an `[MSW] Warning`.
+ */
+export async function setupStoryWorker(): Promise<SetupWorker> {
+  const worker = setupWorker()
+  await startPassingOn(worker, { url: '/mockServiceWorker.js', quiet: true })
+  return worker
+}
+
+/**
+ * A `beforeEach` for Storybook with msw-storybook-addon 3 (`loaders: [mswLoader(setupStoryWorker)]`): every story
  * gets a world of its own, a fork of the seeded base, with the story's seed, scenario and typed overrides
  * from `parameters.agentConsoleMock`, and the addon's worker answers the page's `/v1/...` and `/__mock/...`
  * requests from it. A world kept in a module would carry one story's writes into the next; the addon drops
- * these handlers after the story, and the world goes with them.
+ * these handlers before the next story, and the world goes with them.
  * @example
  * // .storybook/preview.ts
- * export default { beforeEach: mockBeforeEach({ seed: 1, personasPerTeam: 30 }) }
+ * export default {
+ *   loaders: [mswLoader(setupStoryWorker)],
+ *   beforeEach: mockBeforeEach({ seed: 1, personasPerTeam: 30 }),
+ * }
  * // a story
  * export const Forbidden = {
  *   parameters: { agentConsoleMock: { overrides: { list_personas: { error: 'forbidden' } } } },
@@ -59,7 +76,8 @@ export function mockBeforeEach(options: FreshMockOptions = {}): (context: StoryM
     if (!msw)
       throw new Error(
         'agent-console-mock/storybook: the story context has no msw worker; ' +
-          "add 'msw-storybook-addon' to addons in .storybook/main.ts (its beforeEach must run before this one)",
+          "add msw-storybook-addon's loader to .storybook/preview.ts: loaders: [mswLoader(setupStoryWorker)], " +
+          "mswLoader from 'msw-storybook-addon/csf3' (it must run before this beforeEach)",
       )
     const { overrides = {}, arrange, ...storyOptions } = parameters.agentConsoleMock ?? {}
     const merged = { ...options, ...storyOptions }

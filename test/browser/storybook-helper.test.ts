@@ -55,7 +55,7 @@ test('a story serves a team’s own OpenAPI document given in its parameters', a
 })
 
 test('says what is missing or wrong', async () => {
-  await expect(mockBeforeEach()({ parameters: {} })).rejects.toThrow(/add 'msw-storybook-addon' to addons/)
+  await expect(mockBeforeEach()({ parameters: {} })).rejects.toThrow(/loaders: \[mswLoader\(setupStoryWorker\)\]/)
   const msw = { use: () => {} }
   const bad = { list_personas: { status: 200 as const, body: { results: 'none', total: 0 } } }
   await expect(

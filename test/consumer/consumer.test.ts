@@ -4,9 +4,9 @@
  * types, under the bundler and the Node resolution, with `skipLibCheck` on and off, and so does every entry with
  * its optional peers; the compiled code, and the README's Node example as written, run against the installed
  * mock; the standalone server works without the optional swagger-ui-dist; in Chromium, typed overrides run in a
- * Vite build, the README's Playwright example with the app's Playwright, and the README's Vite plugin on Vite's
- * dev server with no source map warning; and the README's guarded browser start leaves nothing of the mock in
- * a production build. One tarball and one installed app serve every check; installs come from npm's cache when they can (the repository uses the same packages).
+ * Vite build, the README's Playwright example (both tests) with the app's Playwright, the README's Vite plugin on
+ * Vite's dev server with no source map warning, and a story of the docs' Storybook set-up in a static build with
+ * no msw warning; and the README's guarded browser start leaves nothing of the mock in a production build. One tarball and one installed app serve every check; installs come from npm's cache when they can (the repository uses the same packages).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -19,6 +19,7 @@ import { errorsOutsideStorybook, writeEntriesCheck } from './support/entries.js'
 import { runReadmePlaywright } from './support/playwright-app.js'
 import { readmeExample } from './support/readme.js'
 import { buildGuardedApp, mockTraces, runPluginApp, writeReadmeApps } from './support/readme-apps.js'
+import { buildStorybookApp, runArrangedStory } from './support/storybook-app.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'acm-consumer-'))
 /**
@@ -313,8 +314,8 @@ it("runs the README's Node example, as written, with the app's Vitest", () => {
 it(
   "runs the README's Playwright example, as written, with the app's Playwright in Chromium",
   async () => {
-    const { status, report } = await runReadmePlaywright(project, 'shows an empty list')
-    expect(report).toMatch(/1 passed/)
+    const { status, report } = await runReadmePlaywright(project)
+    expect(report).toMatch(/2 passed/)
     expect(status, report).toBe(0)
   },
   STEP,
@@ -340,3 +341,15 @@ it("builds the README's guarded browser start for production with nothing of the
   expect(mockTraces(files)).toEqual([])
   expect([...files.values()].join(), "the app's own code is there").toContain('the app rendered')
 }, 120_000)
+
+it(
+  "answers a story of the docs' Storybook set-up, as written, from the story's world in Chromium, with no msw warning",
+  async () => {
+    buildStorybookApp(project)
+    const { answer, logged } = await runArrangedStory(project)
+    // The story's seed and factories over the preview's 30 personas a team; the other backend's request passed on.
+    expect(answer).toEqual({ seed: 7, total: 31, ada: true, passedOn: 'answered' })
+    expect(logged.filter((line) => line.includes('[MSW]'))).toEqual([])
+  },
+  STEP,
+)

@@ -11,7 +11,6 @@ import { sourceAliases } from '../../../scripts/source-aliases.js'
 const config: StorybookConfig = {
   framework: '@storybook/html-vite',
   stories: ['../*.stories.ts'],
-  addons: ['msw-storybook-addon'],
   // msw's worker script of the installed msw, served at /mockServiceWorker.js (dev) and copied into the
   // static build: the addon's worker registers it there. No `npx msw init`, no copy in the repository.
   staticDirs: [createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')],

@@ -18,6 +18,7 @@ const APP_PACKAGES = [
   '@playwright/test',
   'msw-storybook-addon',
   'storybook',
+  '@storybook/html-vite',
   '@types/express',
   '@types/node',
 ]

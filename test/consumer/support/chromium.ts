@@ -9,10 +9,14 @@ export const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? ['/usr/bin/chrom
 
 /**
  * Runs the app's Vite (`vite <args>`: the dev server, or `preview` of a build) on a free loopback port, opens
- * the page in Chromium and reads what the page found (`body[data-answer]`, JSON). Answers it with everything
- * Vite printed until then, warnings included.
+ * `page` of it in Chromium and reads what the page found (`body[data-answer]`, JSON). Answers it with everything
+ * Vite printed until then, warnings included, and what the page logged as a warning or an error.
  */
-export async function viteAnswer(project: string, args: string[]): Promise<{ answer: unknown; output: string }> {
+export async function viteAnswer(
+  project: string,
+  args: string[],
+  page = '',
+): Promise<{ answer: unknown; output: string; logged: string[] }> {
   const vite = join(project, 'node_modules/vite/bin/vite.js')
   const server = spawn(process.execPath, [vite, ...args, '--port', '0', '--host', '127.0.0.1'], {
     cwd: project,
@@ -31,20 +35,24 @@ export async function viteAnswer(project: string, args: string[]): Promise<{ ans
       })
       server.once('exit', (code) => reject(new Error(`vite exited with ${code}: ${output}`)))
     })
-    return { answer: await pageAnswer(url), output }
+    return { ...(await pageAnswer(url + page)), output }
   } finally {
     server.kill()
   }
 }
 
-async function pageAnswer(url: string): Promise<unknown> {
+async function pageAnswer(url: string): Promise<{ answer: unknown; logged: string[] }> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] })
   try {
     const page = await browser.newPage()
+    const logged: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') logged.push(message.text())
+    })
     await page.goto(url)
     // A dev server's first load pre-bundles msw, faker and zod (Vite's dependency optimizer), then reloads.
     const answer = await page.locator('body[data-answer]').getAttribute('data-answer', { timeout: 300_000 })
-    return JSON.parse(answer!)
+    return { answer: JSON.parse(answer!), logged }
   } finally {
     await browser.close()
   }

@@ -10,13 +10,14 @@ import { test as networkTest, expect } from 'agent-console-mock/playwright'
 import { test as serverTest } from 'agent-console-mock/playwright/server'
 import { test as vitestTest } from 'agent-console-mock/vitest'
 import { agentConsoleMock, mockServiceWorker } from 'agent-console-mock/vite'
-import { mockBeforeEach, type StoryMockParameters } from 'agent-console-mock/storybook'
+import { mockBeforeEach, setupStoryWorker, type StoryMockParameters } from 'agent-console-mock/storybook'
 import { createMockApp } from 'agent-console-mock/server'
 import { verify } from 'agent-console-mock/contract'
 
 export const uses = [createHandlers, createMockServer, startMockWorker, networkTest, serverTest, vitestTest, expect]
 export const plugins = [agentConsoleMock({ seed: 1 }), mockServiceWorker()]
 export const beforeEach = mockBeforeEach({ seed: 1 })
+export const storyWorker = setupStoryWorker
 export const story: StoryMockParameters = { overrides: { list_personas: { error: 'forbidden' } } }
 export const empty: OperationOverride<'list_personas'> = { status: 200, body: { results: [], total: 0 } }
 export const start = async (): Promise<MockServer> => createMockServer({ seed: 1 })
