@@ -44,9 +44,22 @@ function bytesResponse(status: number, bytes: Uint8Array, headers: Record<string
 type ResponseBody = ConstructorParameters<typeof Response>[0]
 type ResponseHeaders = ConstructorParameters<typeof Headers>[0]
 
-/** A Response with uvicorn's reason phrase (Fetch leaves `statusText` empty). */
-export const answer = (body: ResponseBody, status: number, headers: ResponseHeaders): Response =>
-  new Response(body, { status, statusText: statusPhrase(status), headers })
+/**
+ * A Response with uvicorn's reason phrase (Fetch leaves `statusText` empty). A bodiless answer's headers
+ * given as a record are set one by one: undici's conversion of a record (and msw 3's, which builds a
+ * second `Headers` from it to note the raw headers) cost ~8 µs, the same headers set ~1.5–3 µs. A body
+ * is left to the constructor, which adds a `content-type` for some bodies unless one is given.
+ */
+export function answer(body: ResponseBody, status: number, headers: ResponseHeaders): Response {
+  const statusText = statusPhrase(status)
+  if (body !== null || !isHeaderRecord(headers)) return new Response(body, { status, statusText, headers })
+  const response = new Response(null, { status, statusText })
+  for (const name in headers) response.headers.set(name, headers[name] as string)
+  return response
+}
+
+const isHeaderRecord = (headers: ResponseHeaders): headers is Record<string, string> =>
+  typeof headers === 'object' && !(headers instanceof Headers) && !Array.isArray(headers)
 
 const holding = (response: Response, bytes: Uint8Array): Response => (
   ((response as WrittenResponse)[WRITTEN_BODY] = bytes), response
