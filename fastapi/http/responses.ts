@@ -58,8 +58,9 @@ export function answer(body: ResponseBody, status: number, headers: ResponseHead
   return response
 }
 
+/** A plain object of headers (not `Headers`, whose `instanceof` goes through msw 3's proxy of the class). */
 const isHeaderRecord = (headers: ResponseHeaders): headers is Record<string, string> =>
-  typeof headers === 'object' && !(headers instanceof Headers) && !Array.isArray(headers)
+  typeof headers === 'object' && Object.getPrototypeOf(headers) === Object.prototype
 
 const holding = (response: Response, bytes: Uint8Array): Response => (
   ((response as WrittenResponse)[WRITTEN_BODY] = bytes), response
