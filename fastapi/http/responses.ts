@@ -98,7 +98,6 @@ export const encodedJsonResponse = (status: number, json: string, headers: Recor
 
 const RESULTS_OPEN = utf8.encode('{"results":[')
 const ARRAY_OPEN = utf8.encode('[')
-const ARRAY_CLOSE = utf8.encode(']')
 const COMMA_BYTE = 0x2c // ','
 
 /** JSON already written: remembered as UTF-8 bytes, or text written just now. */
@@ -109,19 +108,19 @@ export type EncodedJson = Uint8Array | string
  * the bytes `jsonResponse` would write for the same envelope.
  */
 export const listResponse = (encodedResults: readonly EncodedJson[], total: number): Response =>
-  bytesResponse(200, joinJson(RESULTS_OPEN, encodedResults, utf8.encode(`],"total":${total}}`)))
+  bytesResponse(200, joinJson(RESULTS_OPEN, encodedResults, `],"total":${total}}`))
 
 /** A JSON array of records already written as JSON. */
 export const arrayResponse = (status: number, encodedItems: readonly EncodedJson[]): Response =>
-  bytesResponse(status, joinJson(ARRAY_OPEN, encodedItems, ARRAY_CLOSE))
+  bytesResponse(status, joinJson(ARRAY_OPEN, encodedItems, ']'))
 
 /**
  * `open`, the items separated by commas, then `close`, put straight into one buffer: no
- * page-sized string is built, and text is encoded in place.
+ * page-sized string is built, and text (`close` too: no buffer of its own) is encoded in place.
  */
-function joinJson(open: Uint8Array, items: readonly EncodedJson[], close: Uint8Array): Uint8Array {
+function joinJson(open: Uint8Array, items: readonly EncodedJson[], close: string): Uint8Array {
   // UTF-8 takes at most 3 bytes for each UTF-16 unit of text.
-  let room = open.byteLength + close.byteLength + items.length
+  let room = open.byteLength + close.length * 3 + items.length
   for (const item of items) room += typeof item === 'string' ? item.length * 3 : item.byteLength
   const bytes = new Uint8Array(room)
   bytes.set(open, 0)
@@ -132,8 +131,8 @@ function joinJson(open: Uint8Array, items: readonly EncodedJson[], close: Uint8A
     if (typeof item === 'string') offset += utf8.encodeInto(item, bytes.subarray(offset)).written
     else bytes.set(item, offset), (offset += item.byteLength)
   }
-  bytes.set(close, offset)
-  return bytes.subarray(0, offset + close.byteLength)
+  offset += utf8.encodeInto(close, bytes.subarray(offset)).written
+  return bytes.subarray(0, offset)
 }
 
 /** FastAPI's `HTTPException` handler: `{"detail": "..."}` with the exception's headers. */

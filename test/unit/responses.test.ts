@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { answer, jsonResponse, writtenBody } from '../../fastapi/http/responses.js'
+import { answer, arrayResponse, jsonResponse, listResponse, writtenBody } from '../../fastapi/http/responses.js'
 
 const described = (response: Response) => ({
   status: response.status,
@@ -35,4 +35,17 @@ it('writes a JSON answer with content-length and content-type, its bytes held', 
     ['content-type', 'application/json'],
   ])
   expect(new TextDecoder().decode(writtenBody(response))).toBe('{"a":"é"}')
+})
+
+it('joins records written already into the bytes jsonResponse writes for the same list', () => {
+  const records = [
+    { id: 'a', name: 'Zoë' },
+    { id: 'b', name: '日本' },
+  ]
+  const encoded = [new TextEncoder().encode(JSON.stringify(records[0])), JSON.stringify(records[1])]
+  expect(writtenBody(listResponse(encoded, 12_345))).toEqual(
+    writtenBody(jsonResponse(200, { results: records, total: 12_345 })),
+  )
+  expect(writtenBody(arrayResponse(201, encoded))).toEqual(writtenBody(jsonResponse(201, records)))
+  expect(new TextDecoder().decode(writtenBody(listResponse([], 0)))).toBe('{"results":[],"total":0}')
 })
