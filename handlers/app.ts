@@ -43,7 +43,7 @@ export function coreWith(settings: CoreSettings): Core {
   const claims = claimTest(settings)
   return {
     settings,
-    claims: (request) => claims(requestUrl(request)),
+    claims: (request) => claims(exchangeOf(request, settings).url),
     fetch: async (request) => {
       const exchange = exchangeOf(request, settings)
       const response = await settle(
