@@ -57,7 +57,7 @@ export function coreWith(settings: CoreSettings): Core {
 
 /** A request as the core works on it: its URL parsed, a session named in its path taken off. */
 function exchangeOf(request: Request, { sessionTransport }: CoreSettings): Exchange {
-  const requested = new URL(request.url)
+  const requested = requestUrl(request)
   const method = sentMethodOf(request)
   const prefix = sessionTransport.pathPrefix?.(requested.pathname) ?? ''
   if (prefix === '') return { request, method, url: requested, requested, prefix }
@@ -114,6 +114,18 @@ function claimTest({ base, claim }: CoreSettings) {
     (claim === 'all' || /^\/v1(\/|$)/i.test(url.pathname) || url.pathname.startsWith(`${CONTROL_PREFIX}/`))
 }
 
+const PARSED_URL = Symbol('agent-console-mock parsed URL')
+
+/**
+ * The request's URL, parsed once: msw asks `claims` and then `fetch` about the same `Request`, and
+ * undici serialises its URL again on every read of `request.url`. Kept on the request, as msw
+ * keeps its clone of it, so it goes with the request.
+ */
+function requestUrl(request: Request): URL {
+  const marked = request as MarkedRequest
+  return (marked[PARSED_URL] ??= new URL(request.url))
+}
+
 const BYTES_ONLY = Symbol('agent-console-mock bytes only')
 
 /**
@@ -122,6 +134,6 @@ const BYTES_ONLY = Symbol('agent-console-mock bytes only')
  */
 export const answerBytesOnly = (request: Request): void => void ((request as MarkedRequest)[BYTES_ONLY] = true)
 const wantsBytesOnly = (request: Request): boolean => (request as MarkedRequest)[BYTES_ONLY] === true
-type MarkedRequest = Request & { [BYTES_ONLY]?: true }
+type MarkedRequest = Request & { [BYTES_ONLY]?: true; [PARSED_URL]?: URL }
 
 export type { CoreOptions } from '../core/settings.js'

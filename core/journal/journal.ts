@@ -121,14 +121,11 @@ export class Journal {
     const weight = headers.weight + responseHeaders.weight + (body.body?.length ?? 0)
     this.#entries.push({ entry, weight })
     this.#weight += weight
-    let drop = 0
-    while (
-      this.#entries.length - drop > 1 &&
-      (this.#entries.length - drop > this.size || this.#weight > JOURNAL_BYTES_BUDGET)
-    ) {
-      this.#weight -= this.#entries[drop++]?.weight ?? 0
+    // One `shift` per entry dropped: V8 moves the array's start in place, where `splice(0, n)` copies
+    // every entry kept (~10 µs a request once the journal is full).
+    while (this.#entries.length > 1 && (this.#entries.length > this.size || this.#weight > JOURNAL_BYTES_BUDGET)) {
+      this.#weight -= this.#entries.shift()?.weight ?? 0
     }
-    if (drop > 0) this.#entries.splice(0, drop)
     this.onBytes?.(this.bytes - before)
   }
 
