@@ -83,7 +83,10 @@ async function answer(
       const name = result.route.name as OperationName
       const fault = await faultOf(name, view, settings)
       if (fault) return fault
-      if (!SAFE_METHODS.has(request.method)) instance.admit(declaredLength(request), 'this change')
+      // A DELETE only frees what the budget counts: it is never refused for want of room.
+      if (!SAFE_METHODS.has(request.method) && request.method !== 'DELETE') {
+        instance.admit(declaredLength(request), 'this change')
+      }
       const now = view.clock.nowSeconds()
       const { world, effects } = view
       const context = { request, params: result.params, world, fixtures: view.fixtures }

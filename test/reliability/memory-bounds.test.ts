@@ -108,8 +108,10 @@ it('refuses records of a served document past the budget with 503, and answers o
   expect(page.total, 'five seeded, every accepted one kept, the refused one not').toBe(5 + refused.accepted)
   expect(page.results[0]!.description).toBe(description)
   const deleted = await fetch(`${url}/v1/agents/${page.results[0]!.id}`, { method: 'DELETE', headers })
-  expect(deleted.status).toBe(204)
-  expect((await post()).status, 'room again once one is deleted').toBe(201)
+  expect(deleted.status, 'a DELETE only frees room: never refused for want of it').toBe(204)
+  // The recorded contract holds what the posts sent too: starting it over gives that room back.
+  expect((await fetch(`${url}/__mock/contract`, { method: 'DELETE' })).status).toBe(204)
+  expect((await post()).status, 'room again once the contract is started over').toBe(201)
 }, 120_000)
 
 it('lets the least recently used sessions go as their journals and contracts fill the budget', async () => {
