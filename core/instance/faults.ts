@@ -29,7 +29,8 @@ const FaultSet = z
  * The faults configuration of `PUT /__mock/faults` for the operations of these names: a global set, and sets
  * per operation (by name) whose fields replace the global ones.
  */
-export const faultsConfigFor = <const K extends string>(names: readonly [K, ...K[]]) =>
+// Not generic: a generic z.enum here leaves a declaration (.d.ts) that fails with skipLibCheck off (TS2344).
+export const faultsConfigFor = (names: readonly [string, ...string[]]) =>
   FaultSet.extend({ operations: z.partialRecord(z.enum(names), FaultSet).optional() }).strict()
 
 /**
