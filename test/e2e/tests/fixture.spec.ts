@@ -10,8 +10,9 @@ import type { Page } from '@playwright/test'
 import { http, HttpResponse, passthrough, ws } from 'msw'
 import { expect, test } from 'agent-console-mock/playwright'
 
-// Not the demo's requests: they stay out of the contract the e2e run records and replays.
-test.use({ recordContract: undefined })
+// Not the demo's requests: they stay out of the contract the e2e run records and replays ('' records none;
+// undefined would fall back to the config's file).
+test.use({ recordContract: '' })
 
 let server: Server
 let origin: string

@@ -133,7 +133,7 @@ test.describe('with the bulkDuplicates: reject profile', () => {
 test.describe('with a team’s own OpenAPI document', () => {
   const document = JSON.parse(readFileSync(new URL('../../openapi/openapi-3.1.json', import.meta.url), 'utf8'))
   // The standalone mock the recorded contract is replayed against serves no document.
-  test.use({ mockOptions: { openapi: document }, recordContract: undefined })
+  test.use({ mockOptions: { openapi: document }, recordContract: '' })
 
   test('lists the served operations, and tries a list from the test’s world', async ({ page, mock }) => {
     const demo = new Demo(page)
