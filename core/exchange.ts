@@ -1,3 +1,5 @@
+import type { Outcome } from '../fastapi/http/reply.js'
+
 /** One request on its way through the core, with its URL parsed once. */
 export interface Exchange {
   readonly request: Request
@@ -12,4 +14,4 @@ export interface Exchange {
 }
 
 /** A step of the core: answers an exchange. */
-export type Answer = (exchange: Exchange) => Promise<Response>
+export type Answer = (exchange: Exchange) => Promise<Outcome>

@@ -40,7 +40,7 @@ export interface JournalRecord {
   requestHeaders: Headers
   /** The request body as read (undefined: none). */
   requestBody: Uint8Array | undefined
-  responseHeaders: Headers
+  responseHeaders: Iterable<[string, string]>
   responseBytes: number
 }
 
@@ -163,7 +163,10 @@ function bounded(text: string): string {
 const boundedValue = (text: string): string => (text.length > JOURNAL_TEXT_LIMIT ? bounded(text) : text)
 
 /** Headers as a plain object (credentials redacted for a request's), and the characters they hold. */
-function headerRecord(headers: Headers, redact: boolean): { record: Record<string, string>; weight: number } {
+function headerRecord(
+  headers: Iterable<[string, string]>,
+  redact: boolean,
+): { record: Record<string, string>; weight: number } {
   const record: Record<string, string> = {}
   let weight = 0
   for (const [name, value] of headers) {
