@@ -84,10 +84,7 @@ async function answer(
       const name = result.route.name as OperationName
       const fault = await faultOf(name, view, settings)
       if (fault) return fault
-      // A DELETE only frees what the budget counts: it is never refused for want of room.
-      if (!SAFE_METHODS.has(request.method) && request.method !== 'DELETE') {
-        instance.admit(declaredLength(request), 'this change')
-      }
+      if (canGrow(request)) instance.admit(declaredLength(request), 'this change')
       const now = view.clock.nowSeconds()
       const { world, effects } = view
       const context = { request, params: result.params, world, fixtures: view.fixtures }
@@ -116,7 +113,12 @@ async function answer(
   }
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+/**
+ * Whether answering a request can add to what the memory budget counts: a read adds nothing, and a DELETE only
+ * frees (so a full budget never refuses the request that makes room). Any other method may write its body.
+ */
+const canGrow = (request: Request): boolean => !ADDS_NOTHING.has(request.method)
+const ADDS_NOTHING = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE'])
 
 /** The body's declared size (0 when chunked): what a write is admitted for before it is read. */
 const declaredLength = (request: Request): number => Number(request.headers.get('content-length')) || 0

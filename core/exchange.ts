@@ -5,7 +5,10 @@ export interface Exchange {
   readonly request: Request
   /** The method as sent: the request's own, or one Fetch cannot carry (core/sent-method.ts). */
   readonly method: string
-  /** The URL as the mock routes it: a session named in the path (`/__session/<key>`) taken off. */
+  /**
+   * The URL as the mock routes it: a session named in the path (`/__session/<key>`) taken off. Read only: it is
+   * parsed once per request and shared with the host's `claims` check of the same request (handlers/app.ts).
+   */
   readonly url: URL
   /** The URL as requested (`url` itself when the path names no session): what the journal keeps. */
   readonly requested: URL

@@ -94,7 +94,7 @@ function dispatcher(settings: CoreSettings): Answer {
   const control = createControl(settings, served || undefined)
   const meta = createMetaAnswers(
     settings.profile,
-    served && settings.openapi && { document: settings.openapi.raw, operations: served.routes },
+    served ? { document: served.document, operations: served.routes } : undefined,
   )
   const api = createApi(settings, served ? { ...OPERATIONS, ...served.operations } : OPERATIONS)
   const apiRoutes = [...API_ROUTES, ...(served ? served.routes : [])]

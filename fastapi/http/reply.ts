@@ -40,9 +40,12 @@ export type Outcome = Reply | Response
  */
 export class ReplyHeaders implements Iterable<[string, string]> {
   readonly #values = new Map<string, string>()
+  /** Whether the names went in in order (the usual case), so iterating needs no sort. */
+  #inOrder = true
+  #last = ''
 
   constructor(init: Record<string, string>) {
-    for (const name in init) this.#values.set(name.toLowerCase(), init[name] as string)
+    for (const name in init) this.set(name, init[name] as string)
   }
 
   get(name: string): string | null {
@@ -54,12 +57,15 @@ export class ReplyHeaders implements Iterable<[string, string]> {
   }
 
   set(name: string, value: string): void {
-    this.#values.set(name.toLowerCase(), value)
+    const key = name.toLowerCase()
+    if (!this.#values.has(key)) this.#noteNew(key)
+    this.#values.set(key, value)
   }
 
   append(name: string, value: string): void {
     const key = name.toLowerCase()
     const before = this.#values.get(key)
+    if (before === undefined) this.#noteNew(key)
     this.#values.set(key, before === undefined ? value : `${before}, ${value}`)
   }
 
@@ -68,7 +74,13 @@ export class ReplyHeaders implements Iterable<[string, string]> {
   }
 
   [Symbol.iterator](): Iterator<[string, string]> {
+    if (this.#inOrder) return this.#values.entries()
     return [...this.#values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))[Symbol.iterator]()
+  }
+
+  #noteNew(key: string): void {
+    if (key < this.#last) this.#inOrder = false
+    else this.#last = key
   }
 }
 
