@@ -1,6 +1,7 @@
 import type { OperationName } from '../model/api/routes.js'
 import { QueryParams } from '../fastapi/http/query-string.js'
-import { httpError, methodNotAllowed, notFound, temporaryRedirect, writtenBody } from '../fastapi/http/responses.js'
+import { isNetworkError, Reply, type Outcome } from '../fastapi/http/reply.js'
+import { httpError, methodNotAllowed, notFound, temporaryRedirect } from '../fastapi/http/responses.js'
 import type { Route, RouteResult } from '../fastapi/http/router.js'
 import { statusPhrase } from '../fastapi/http/status-phrases.js'
 import type { MockInstance } from './instance/instance.js'
@@ -25,7 +26,7 @@ export type Operations = Readonly<Record<OperationName, Operation>> & Readonly<R
  * instance's journal.
  */
 export function createApi(settings: CoreSettings, operations: Operations) {
-  return async (exchange: Exchange, result: RouteResult<Route>): Promise<Response> => {
+  return async (exchange: Exchange, result: RouteResult<Route>): Promise<Outcome> => {
     const started = performance.now()
     const instance = await settings.instanceFor(exchange.request)
     const body = bodyCopy(exchange.request)
@@ -77,16 +78,13 @@ async function answer(
   settings: CoreSettings,
   instance: MockInstance,
   operations: Operations,
-): Promise<Response> {
+): Promise<Outcome> {
   switch (result.kind) {
     case 'match': {
       const name = result.route.name as OperationName
       const fault = await faultOf(name, view, settings)
       if (fault) return fault
-      // A DELETE only frees what the budget counts: it is never refused for want of room.
-      if (!SAFE_METHODS.has(request.method) && request.method !== 'DELETE') {
-        instance.admit(declaredLength(request), 'this change')
-      }
+      if (canGrow(request)) instance.admit(declaredLength(request), 'this change')
       const now = view.clock.nowSeconds()
       const { world, effects } = view
       const context = { request, params: result.params, world, fixtures: view.fixtures }
@@ -115,7 +113,12 @@ async function answer(
   }
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+/**
+ * Whether answering a request can add to what the memory budget counts: a read adds nothing, and a DELETE only
+ * frees (so a full budget never refuses the request that makes room). Any other method may write its body.
+ */
+const canGrow = (request: Request): boolean => !ADDS_NOTHING.has(request.method)
+const ADDS_NOTHING = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE'])
 
 /** The body's declared size (0 when chunked): what a write is admitted for before it is read. */
 const declaredLength = (request: Request): number => Number(request.headers.get('content-length')) || 0
@@ -124,15 +127,15 @@ const declaredLength = (request: Request): number => Number(request.headers.get(
  * Marks the answers a fault put in place of the operation's: what a test arranged, not what the API answers.
  * A weak set, so the mark goes with the answer once it is sent.
  */
-const faultAnswers = new WeakSet<Response>()
+const faultAnswers = new WeakSet<Outcome>()
 
 /**
  * Whether the answer is the API's own, for the recorded contract: not a fault's, an override's, nor one
  * given under a scenario's claims or profile (a replay would hold a real server to what the test arranged).
  */
-function isRecordable(operation: OperationName, response: Response, view: ScenarioView, instance: MockInstance) {
+function isRecordable(operation: OperationName, response: Outcome, view: ScenarioView, instance: MockInstance) {
   const effects = view.effects
-  if (response.type === 'error' || faultAnswers.has(response) || instance.overrides.has(operation)) return false
+  if (isNetworkError(response) || faultAnswers.has(response) || instance.overrides.has(operation)) return false
   return !effects || (!effects.overrides[operation]?.length && effects.claims.length === 0 && !effects.profile)
 }
 
@@ -141,7 +144,7 @@ async function faultOf(
   operation: OperationName,
   view: ScenarioView,
   settings: CoreSettings,
-): Promise<Response | undefined> {
+): Promise<Outcome | undefined> {
   const fault = view.faults.decide(operation)
   const wait = settings.delayMs + fault.latencyMs
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
@@ -164,7 +167,7 @@ function bodyCopy(request: Request): Promise<ArrayBuffer | undefined> | undefine
 function journal(
   instance: MockInstance,
   { request, method, requested }: Exchange,
-  response: Response,
+  response: Outcome,
   started: number,
   body: Uint8Array | undefined,
 ): void {
@@ -177,6 +180,9 @@ function journal(
     requestHeaders: request.headers,
     requestBody: body,
     responseHeaders: response.headers,
-    responseBytes: writtenBody(response)?.byteLength ?? Number(response.headers.get('content-length') ?? 0),
+    responseBytes:
+      response instanceof Reply
+        ? (response.bytes?.byteLength ?? 0)
+        : Number(response.headers.get('content-length') ?? 0),
   })
 }

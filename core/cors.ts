@@ -1,3 +1,4 @@
+import { isNetworkError } from '../fastapi/http/reply.js'
 import { answer } from '../fastapi/http/responses.js'
 import type { Answer } from './exchange.js'
 
@@ -73,7 +74,7 @@ export function withCors(next: Answer, settings: CorsSettings, transportHeaders:
     if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method'))
       return preflight(request, origin)
     const response = await next(exchange)
-    if (response.type === 'error') return response
+    if (isNetworkError(response)) return response
     for (const [name, value] of Object.entries(simple)) response.headers.set(name, value)
     // With a cookie, or when only some origins are allowed, the origin itself is named.
     if ((allowAllOrigins && request.headers.has('cookie')) || (!allowAllOrigins && allowed(origin))) {

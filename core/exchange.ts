@@ -1,9 +1,14 @@
+import type { Outcome } from '../fastapi/http/reply.js'
+
 /** One request on its way through the core, with its URL parsed once. */
 export interface Exchange {
   readonly request: Request
   /** The method as sent: the request's own, or one Fetch cannot carry (core/sent-method.ts). */
   readonly method: string
-  /** The URL as the mock routes it: a session named in the path (`/__session/<key>`) taken off. */
+  /**
+   * The URL as the mock routes it: a session named in the path (`/__session/<key>`) taken off. Read only: it is
+   * parsed once per request and shared with the host's `claims` check of the same request (handlers/app.ts).
+   */
   readonly url: URL
   /** The URL as requested (`url` itself when the path names no session): what the journal keeps. */
   readonly requested: URL
@@ -12,4 +17,4 @@ export interface Exchange {
 }
 
 /** A step of the core: answers an exchange. */
-export type Answer = (exchange: Exchange) => Promise<Response>
+export type Answer = (exchange: Exchange) => Promise<Outcome>

@@ -1,4 +1,5 @@
 import { encodedJsonResponse, htmlResponse } from '../fastapi/http/responses.js'
+import type { Reply } from '../fastapi/http/reply.js'
 import type { Route } from '../fastapi/http/router.js'
 import type { Profile } from '../model/profile.js'
 import { docsPageHtml } from '../fastapi/openapi/docs-page.js'
@@ -36,7 +37,7 @@ export interface ServedOperations {
 export function createMetaAnswers(profile: Profile, served?: ServedOperations) {
   let document: string | undefined
   let docs: string | undefined
-  return (route: Route): Response | undefined => {
+  return (route: Route): Reply | undefined => {
     if (route.name === 'openapi')
       return encodedJsonResponse(200, (document ??= encodePythonJson(openApiDocument(profile, served))))
     if (route.name === 'swagger_ui_html') return htmlResponse((docs ??= docsPage()))

@@ -2,6 +2,7 @@ import type { Claims } from '../model/auth/claims.js'
 import type { Profile } from '../model/profile.js'
 import type { World } from '../model/world.js'
 import type { QueryParams } from '../fastapi/http/query-string.js'
+import type { Outcome } from '../fastapi/http/reply.js'
 
 /** Everything one operation needs to answer one request. */
 interface OperationContext {
@@ -19,7 +20,7 @@ interface OperationContext {
    * Called once the request is authorized and valid, before the world is queried: an answer in
    * its place (a typed override, core/overrides/index.ts), or `undefined` to go on.
    */
-  intercept?: (parsed: ParsedRequest) => Promise<Response | undefined>
+  intercept?: (parsed: ParsedRequest) => Promise<Outcome | undefined>
 }
 
 /** A request as the operation sees it once authorized and valid: values validated, claims checked. */
@@ -32,9 +33,9 @@ export interface ParsedRequest {
 
 /**
  * An operation of the API as a thin pipeline: authorize → validate → query the world →
- * shape. Each step returns a value or throws a ready `Response`.
+ * shape. Each step returns a value or throws a ready answer (a `Reply`).
  */
-export type Operation = (context: OperationContext) => Promise<Response>
+export type Operation = (context: OperationContext) => Promise<Outcome>
 
 /** Python slicing accepts any int; a JS index must be a number (a bigint offset is past any end). */
 export const toIndex = (value: unknown): number => Number(value)

@@ -5,13 +5,14 @@ import type { World } from '../model/world.js'
 import { referenceTable } from '../verify/recording/references.js'
 import { ANONYMOUS, bearerToken, INVALID, roleOfClaims } from '../verify/recording/roles.js'
 import type { Exchange } from './exchange.js'
+import type { Outcome } from '../fastapi/http/reply.js'
 
 /** What the API knows of an operation it answered, for the instance's recorded contract. */
 export interface AnsweredOperation {
   operation: string
   exchange: Exchange
   body: Uint8Array | undefined
-  response: Response
+  response: Outcome
   world: World
   verifyToken: (token: string) => Promise<Claims | undefined>
 }

@@ -1,6 +1,7 @@
 import { sentMethodOf } from '../core/sent-method.js'
 import { API_ROUTES } from '../model/api/routes.js'
-import { notFound, withBody, withoutBody, writtenBody } from '../fastapi/http/responses.js'
+import { Reply, toResponse, type Outcome } from '../fastapi/http/reply.js'
+import { answer as plainAnswer, internalServerError, notFound } from '../fastapi/http/responses.js'
 import { createRouter, type Route } from '../fastapi/http/router.js'
 import { createControl } from './control/index.js'
 import { OPERATIONS } from './operations/index.js'
@@ -46,11 +47,15 @@ export function coreWith(settings: CoreSettings): Core {
     claims: (request) => claims(exchangeOf(request, settings).url),
     fetch: async (request) => {
       const exchange = exchangeOf(request, settings)
-      const response = await settle(
-        () => answer(exchange),
-        (error) => settings.logError(`${exchange.method} ${exchange.url.pathname} failed:`, error),
-      )
-      return wantsBytesOnly(request) ? response : withBody(response)
+      const report = (error: unknown) => settings.logError(`${exchange.method} ${exchange.url.pathname} failed:`, error)
+      const outcome = await settle(() => answer(exchange), report)
+      try {
+        return toResponse(outcome, wantsBytesOnly(request))
+      } catch (error) {
+        // A header Fetch refuses (an override's): Starlette's 500, as for any other bug.
+        report(error)
+        return internalServerError()
+      }
     },
   }
 }
@@ -89,7 +94,7 @@ function dispatcher(settings: CoreSettings): Answer {
   const control = createControl(settings, served || undefined)
   const meta = createMetaAnswers(
     settings.profile,
-    served && settings.openapi && { document: settings.openapi.raw, operations: served.routes },
+    served ? { document: served.document, operations: served.routes } : undefined,
   )
   const api = createApi(settings, served ? { ...OPERATIONS, ...served.operations } : OPERATIONS)
   const apiRoutes = [...API_ROUTES, ...(served ? served.routes : [])]
@@ -105,8 +110,11 @@ function dispatcher(settings: CoreSettings): Answer {
 }
 
 /** uvicorn sends no body for HEAD, but keeps every header of the answer (content-length included). */
-const withoutBodyForHead = (request: Request, response: Response): Response =>
-  request.method === 'HEAD' && (response.body || writtenBody(response)) ? withoutBody(response) : response
+function withoutBodyForHead(request: Request, outcome: Outcome): Outcome {
+  if (request.method !== 'HEAD') return outcome
+  if (outcome instanceof Reply) return outcome.bytes ? outcome.withoutBody() : outcome
+  return outcome.body ? plainAnswer(null, outcome.status, outcome.headers) : outcome
+}
 
 function claimTest({ base, claim }: CoreSettings) {
   return (url: URL) =>

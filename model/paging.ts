@@ -6,5 +6,7 @@
 export function pageRange(count: number, offset: number, limit: number): number[] {
   const start = Math.min(offset, count)
   const end = Math.min(offset + limit, count)
-  return Array.from({ length: end - start }, (_, index) => start + index)
+  const positions: number[] = []
+  for (let position = start; position < end; position++) positions.push(position)
+  return positions
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { getResponse, passthrough, type RequestHandler } from 'msw'
 import { answerBytesOnly } from '../handlers/app.js'
-import { internalServerError, writtenBody } from '../fastapi/http/responses.js'
+import { Reply, writtenBody, type Outcome } from '../fastapi/http/reply.js'
+import { internalServerError } from '../fastapi/http/responses.js'
 import { streamedBody } from '../fastapi/http/streaming-response.js'
 import { toFetchRequest } from './node-request.js'
 
@@ -74,17 +75,25 @@ function isPassthrough(response: Response): boolean {
   return true
 }
 
-/** Writes a Fetch response to Node's response: status, every header (repeated Set-Cookie kept), body. */
-export async function send(res: ServerResponse, response: Response, method: string | undefined): Promise<void> {
+/** Writes an answer to Node's response: status, every header (repeated Set-Cookie kept), body. */
+export async function send(res: ServerResponse, response: Outcome, method: string | undefined): Promise<void> {
   res.statusCode = response.status
+  if (response instanceof Reply) {
+    for (const [name, value] of response.headers) res.setHeader(name, value)
+    return endWith(res, response.bytes, method)
+  }
   for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value)
   const cookies = response.headers.getSetCookie()
   if (cookies.length) res.setHeader('set-cookie', cookies)
   const streamed = streamedBody(response)
   if (streamed && method === 'HEAD') void streamed.cancel()
   else if (streamed) return sendStream(res, streamed)
-  const body = streamed ? new Uint8Array(0) : (writtenBody(response) ?? new Uint8Array(await response.arrayBuffer()))
-  if (method === 'HEAD' || body.byteLength === 0) res.end()
+  endWith(res, streamed ? null : (writtenBody(response) ?? new Uint8Array(await response.arrayBuffer())), method)
+}
+
+/** Ends the response with the body, if any (none for HEAD). */
+function endWith(res: ServerResponse, body: Uint8Array | null, method: string | undefined): void {
+  if (method === 'HEAD' || !body || body.byteLength === 0) res.end()
   else res.end(body)
 }
 

@@ -40,7 +40,7 @@ export interface JournalRecord {
   requestHeaders: Headers
   /** The request body as read (undefined: none). */
   requestBody: Uint8Array | undefined
-  responseHeaders: Headers
+  responseHeaders: Iterable<[string, string]>
   responseBytes: number
 }
 
@@ -152,18 +152,23 @@ export class Journal {
 /**
  * The text as a string of its own, cut to JOURNAL_TEXT_LIMIT characters. Always a copy: a
  * path or query taken from the request URL is, in V8, a slice that keeps the whole URL (a
- * megabyte query string) alive for as long as the entry lives.
+ * megabyte query string) alive for as long as the entry lives. Slicing a concatenation makes
+ * V8 write the concatenation out first, so the slice keeps that copy, not the URL (and costs
+ * ~0.1 µs, where splitting into characters and joining them cost ~0.5 µs).
  */
 function bounded(text: string): string {
   const kept = text.length > JOURNAL_TEXT_LIMIT ? text.slice(0, JOURNAL_TEXT_LIMIT - 1) : text
-  return kept.split('').join('') + (kept === text ? '' : '…')
+  return ` ${kept}`.slice(1) + (kept === text ? '' : '…')
 }
 
 /** A header value cut to JOURNAL_TEXT_LIMIT characters (a cut one copied, so it keeps no larger string alive). */
 const boundedValue = (text: string): string => (text.length > JOURNAL_TEXT_LIMIT ? bounded(text) : text)
 
 /** Headers as a plain object (credentials redacted for a request's), and the characters they hold. */
-function headerRecord(headers: Headers, redact: boolean): { record: Record<string, string>; weight: number } {
+function headerRecord(
+  headers: Iterable<[string, string]>,
+  redact: boolean,
+): { record: Record<string, string>; weight: number } {
   const record: Record<string, string> = {}
   let weight = 0
   for (const [name, value] of headers) {

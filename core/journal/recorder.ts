@@ -1,4 +1,4 @@
-import { writtenBody } from '../../fastapi/http/responses.js'
+import { Reply, type Outcome } from '../../fastapi/http/reply.js'
 import type { World } from '../../model/world.js'
 import {
   contractOf,
@@ -29,7 +29,7 @@ export interface Recording {
   authorization: string | null
   /** Who asked, as a role (verify/recording/roles.ts); called only for an interaction not recorded before. */
   role: () => Promise<string>
-  response: Response
+  response: Outcome
   /** The world the request was answered on: its teams, policies and dimensions become references. */
   world: World
 }
@@ -80,7 +80,7 @@ export class ContractRecorder {
     this.onBytes?.(REQUEST_BYTES)
     const n = this.#interactions.length + 1
     // A body stream (an override's answer) is read by the host meanwhile: a copy is taken now.
-    const answer = writtenBody(response) ?? response.clone()
+    const answer = response instanceof Reply ? (response.bytes ?? new Uint8Array(0)) : response.clone()
     const normalised = this.#last
       .then(() => this.#normalise(recording, answer, n))
       .then((interaction) => this.#withinBudget(interaction))

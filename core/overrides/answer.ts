@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { Permission } from '../../model/auth/claims.js'
 import { API_ROUTES, type OperationName } from '../../model/api/routes.js'
 import { errorText } from '../../fastapi/http/error-texts.js'
@@ -20,9 +21,15 @@ export class InvalidOverrideError extends TypeError {
 }
 
 /** An override's result once checked: its answer under a profile. */
-export type PreparedAnswer = (profile: Profile) => Response
+export type PreparedAnswer = (profile: Profile) => Outcome
 
-const HeaderMap = z.record(z.string(), z.string())
+/** Headers Fetch can carry: a token for a name (RFC 9110), a value without CR, LF or NUL. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const HeaderMap = z
+  .record(z.string(), z.string().regex(/^[^\0\r\n]*$/, 'a header value cannot hold CR, LF or NUL'))
+  .refine((headers) => Object.keys(headers).every((name) => HEADER_NAME.test(name)), {
+    message: "not a header name: use letters, digits and !#$%&'*+-.^_`|~",
+  })
 /** A 422 entry an override writes: FastAPI's declared fields; pydantic 2's `input` when given (pydantic 1 sends none). */
 const OverrideValidationError = ValidationError.extend({ input: z.unknown().optional() })
 const OverrideValidationBody = z.object({ detail: z.array(OverrideValidationError) })

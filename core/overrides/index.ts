@@ -1,4 +1,5 @@
 import type { Claims } from '../../model/auth/claims.js'
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { OPERATION_NAMES, type OperationName } from '../../model/api/routes.js'
 import type { Profile } from '../../model/profile.js'
 import type { World } from '../../model/world.js'
@@ -72,7 +73,7 @@ export class OperationOverrides {
   hook(
     operation: string,
     { world, request, profile }: { world: World; request: Request; profile: Profile },
-  ): ((parsed: Parsed) => Promise<Response>) | undefined {
+  ): ((parsed: Parsed) => Promise<Outcome>) | undefined {
     const entry = this.#byOperation.get(operation)
     if (!entry) return undefined
     if (entry.kind === 'answer') return async () => entry.answer(profile)

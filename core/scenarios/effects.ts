@@ -1,4 +1,5 @@
 import type { Claims } from '../../model/auth/claims.js'
+import { Reply, toResponse, type Outcome } from '../../fastapi/http/reply.js'
 import type { Fixtures } from '../../factories/fixtures.js'
 import type { OperationName } from '../../model/api/routes.js'
 import { RecordFactory } from '../../factories/build.js'
@@ -124,14 +125,24 @@ export function answerWithOverrides(
   overrides: readonly ScenarioOverride[] | undefined,
   context: Omit<Parameters<ScenarioOverride>[0], 'answer' | 'profile'>,
   profile: Profile,
-  api: (profile: Profile) => Promise<Response>,
-): Promise<Response> {
-  const run = (index: number, current: Profile): Promise<Response> => {
+  api: (profile: Profile) => Promise<Outcome>,
+): Promise<Outcome> {
+  const run = (index: number, current: Profile): Promise<Outcome> => {
     const override = overrides?.[index]
     if (!override) return api(current)
-    return Promise.resolve(override({ ...context, profile: current, answer: (next = current) => run(index - 1, next) }))
+    const answer = (next = current) => asResponse(run(index - 1, next))
+    return Promise.resolve(override({ ...context, profile: current, answer }))
   }
   return run((overrides?.length ?? 0) - 1, profile)
+}
+
+/** The API's answer as an override sees it: a `Response` with its body, thrown as one where the API refused. */
+async function asResponse(outcome: Promise<Outcome>): Promise<Response> {
+  try {
+    return toResponse(await outcome, false)
+  } catch (thrown) {
+    throw thrown instanceof Reply ? toResponse(thrown, false) : thrown
+  }
 }
 
 interface Target {

@@ -2,6 +2,7 @@ import type { Claims } from '../../model/auth/claims.js'
 import type { Profile } from '../../model/profile.js'
 import { errorText } from './error-texts.js'
 import { httpError } from './responses.js'
+import type { Reply } from './reply.js'
 
 const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer' }
 
@@ -30,13 +31,13 @@ export async function authenticate(
 }
 
 /** The answer to a request without credentials: 401 with the Bearer challenge, or 403 (FastAPI ≤0.121). */
-export const notAuthenticated = (profile: Profile): Response =>
+export const notAuthenticated = (profile: Profile): Reply =>
   profile.missingCredentialsStatus === 403
     ? httpError(403, errorText(profile, 'notAuthenticated'))
     : httpError(401, errorText(profile, 'notAuthenticated'), BEARER_CHALLENGE)
 
 /** The answer to a token the server cannot validate: 401 with the Bearer challenge. */
-export const invalidToken = (profile: Profile): Response =>
+export const invalidToken = (profile: Profile): Reply =>
   httpError(401, errorText(profile, 'invalidToken'), BEARER_CHALLENGE)
 
 /** `require(permission)`: super admins have every permission. */

@@ -1,4 +1,5 @@
 import { declaredResponse } from '../http/responses.js'
+import type { Reply } from '../http/reply.js'
 import { PyFloat } from '../python/value.js'
 import { isObject, type DocumentOperation, type ServedDocument } from './document.js'
 
@@ -7,7 +8,7 @@ import { isObject, type DocumentOperation, type ServedDocument } from './documen
  * model's fields in declaration order (absent ones as their default, else `null`), `float` fields as floats
  * (`1.0`), nothing else. An operation that declares no content answers without a body.
  */
-export function servedAnswer(document: ServedDocument, operation: DocumentOperation, value: unknown): Response {
+export function servedAnswer(document: ServedDocument, operation: DocumentOperation, value: unknown): Reply {
   const { status, contentType, schema } = operation.success
   if (contentType === undefined) return declaredResponse(status)
   const body = schema ? wire(document, schema, value, 0) : value

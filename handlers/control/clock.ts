@@ -1,3 +1,4 @@
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { z } from 'zod'
 import { httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { Clock } from '../../core/instance/clock.js'
@@ -37,13 +38,13 @@ export const clockRoutes: readonly ControlRoute[] = [
 ]
 
 /** `GET /__mock/clock`: now, as ISO 8601 and Unix seconds, and whether the clock is frozen. */
-const clockState = (clock: Clock): Response => jsonResponse(200, clock.state())
+const clockState = (clock: Clock): Outcome => jsonResponse(200, clock.state())
 
 /**
  * `PUT /__mock/clock {"now": "2026-03-01T09:00:00Z" | 1772355600, "frozen": true}`: sets the time
  * (a number is Unix seconds) and stops or starts the clock; `frozen` alone freezes or resumes it where it is.
  */
-async function setClock(request: Request, clock: Clock): Promise<Response> {
+async function setClock(request: Request, clock: Clock): Promise<Outcome> {
   const body = ClockBody.safeParse(await readJsonBody(request))
   if (!body.success) throw invalidBody(body.error)
   const { now, frozen } = body.data
@@ -55,7 +56,7 @@ async function setClock(request: Request, clock: Clock): Promise<Response> {
 }
 
 /** `POST /__mock/clock/advance {"seconds": 3600}`: moves the clock forward, frozen or not. */
-async function advanceClock(request: Request, clock: Clock): Promise<Response> {
+async function advanceClock(request: Request, clock: Clock): Promise<Outcome> {
   const body = AdvanceBody.safeParse(await readJsonBody(request))
   if (!body.success) throw invalidBody(body.error)
   onRangeError(() => clock.advance(body.data.seconds))

@@ -1,3 +1,4 @@
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { answer, httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import { CONTRACT_FORMATS, exportContract, type ContractFormat } from '../../core/journal/contract-export.js'
 import type { MockInstance } from '../../core/instance/instance.js'
@@ -34,7 +35,7 @@ async function contractExport(
   instance: MockInstance,
   profile: Profile,
   served: object | undefined,
-): Promise<Response> {
+): Promise<Outcome> {
   const format = url.searchParams.get('format') ?? 'contract'
   if (!CONTRACT_FORMATS.includes(format as ContractFormat))
     throw httpError(400, `Unknown format "${format}": use ${CONTRACT_FORMATS.join(' or ')}`)
@@ -43,7 +44,7 @@ async function contractExport(
 }
 
 /** `DELETE /__mock/contract`: starts the recording over. */
-function clearContract(instance: MockInstance): Response {
+function clearContract(instance: MockInstance): Outcome {
   instance.recorder.clear()
   return answer(null, 204, {})
 }

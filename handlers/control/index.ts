@@ -1,3 +1,4 @@
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { CONTROL_PREFIX } from '../../core/control-guard.js'
 import type { WorldOptions } from '../../factories/world.js'
 import { httpError, jsonResponse, methodNotAllowed, notFound } from '../../fastapi/http/responses.js'
@@ -61,7 +62,7 @@ export function createControl(settings: ControlSettings, served?: ServedApi) {
     routes.map((entry) => ({ ...entry, name: `${entry.method} ${entry.path}`, head: entry.method === 'GET' })),
     CONTROL_ROUTING,
   )
-  return async (request: Request, url: URL): Promise<Response> => {
+  return async (request: Request, url: URL): Promise<Outcome> => {
     if (!settings.control) return httpError(404, 'The control API is switched off (--no-control)')
     const result = route(request.method, url.pathname.slice(CONTROL_PREFIX.length))
     if (result.kind === 'method_not_allowed') return methodNotAllowed(result.allow)

@@ -1,3 +1,4 @@
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { OPERATION_NAMES, type OperationName } from '../../model/api/routes.js'
 import { answer, httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { MockInstance } from '../../core/instance/instance.js'
@@ -46,7 +47,7 @@ export const overrideRoutes = (served: ServedOverrides): ControlRoute[] => [
  * `GET /__mock/overrides`: the overrides of this world (the request's session), by operation.
  * @example {"overrides":{"list_personas":{"status":200,"body":{"results":[],"total":0}}}}
  */
-const overridesState = (instance: MockInstance): Response => jsonResponse(200, { overrides: instance.overrides.list() })
+const overridesState = (instance: MockInstance): Outcome => jsonResponse(200, { overrides: instance.overrides.list() })
 
 /**
  * `PUT /__mock/overrides/{operation}` with `{"status", "body", "headers"}` or `{"error": "not_found", ...}`:
@@ -58,7 +59,7 @@ async function putOverride(
   instance: MockInstance,
   operation: string,
   served: ServedOverrides,
-): Promise<Response> {
+): Promise<Outcome> {
   const name = operationNamed(operation, served)
   const body = await readJsonBody(request)
   try {
@@ -73,7 +74,7 @@ async function putOverride(
 }
 
 /** `DELETE /__mock/overrides[/{operation}]`: 204; the operations answer as the API does again. */
-function deleteOverrides(instance: MockInstance, served: ServedOverrides, operation?: string): Response {
+function deleteOverrides(instance: MockInstance, served: ServedOverrides, operation?: string): Outcome {
   instance.overrides.clear(operation === undefined ? undefined : operationNamed(operation, served))
   return answer(null, 204, {})
 }

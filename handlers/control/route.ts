@@ -1,3 +1,4 @@
+import type { Outcome } from '../../fastapi/http/reply.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 
 /**
@@ -16,7 +17,7 @@ export interface WorldCall extends ControlCall {
   readonly instance: MockInstance
 }
 
-type Answered = Promise<Response> | Response
+type Answered = Promise<Outcome> | Outcome
 
 /**
  * One control route: what `GET /__mock/` lists, and how it answers. `path` is under the

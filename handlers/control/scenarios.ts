@@ -1,3 +1,4 @@
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { z } from 'zod'
 import type { WorldOptions } from '../../factories/world.js'
 import { httpError, jsonResponse } from '../../fastapi/http/responses.js'
@@ -35,13 +36,13 @@ export const scenarioRoutes = (registry: ScenarioRegistry, configured: Required<
  * `GET /__mock/scenarios`: every scenario the mock knows, with its description.
  * @example {"scenarios":[{"name":"empty-team","description":"the first team has no personas ..."}]}
  */
-const listScenarios = (registry: ScenarioRegistry): Response =>
+const listScenarios = (registry: ScenarioRegistry): Outcome =>
   jsonResponse(200, {
     scenarios: registry.list().map(({ name, description }) => ({ name, description })),
   })
 
 /** `GET /__mock/scenario`: the scenarios selected for the request's world, in the order applied. */
-const selectedScenarios = (instance: MockInstance): Response =>
+const selectedScenarios = (instance: MockInstance): Outcome =>
   jsonResponse(200, { scenarios: instance.scenarios.names })
 
 /**
@@ -54,7 +55,7 @@ async function selectScenario(
   instance: MockInstance,
   registry: ScenarioRegistry,
   world: Required<WorldOptions>,
-): Promise<Response> {
+): Promise<Outcome> {
   const body = ScenarioBody.safeParse(await readJsonBody(request))
   if (!body.success) throw invalidBody(body.error)
   try {

@@ -1,3 +1,4 @@
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { answer, httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { Sessions } from '../../core/instance/sessions.js'
 import type { ControlRoute } from './route.js'
@@ -28,7 +29,7 @@ export const sessionRoutes = (sessions: Sessions | undefined): ControlRoute[] =>
  * or OPTIONS). A core serving one world (msw's hosts) has no sessions.
  * @example {"limit":100,"sessions":[{"key":"worker-1","scenario":null,"last_used":"2026-05-01T10:00:00.000Z","writes":2}]}
  */
-async function listSessions(sessions: Sessions | undefined): Promise<Response> {
+async function listSessions(sessions: Sessions | undefined): Promise<Outcome> {
   const kept = (await sessions?.list()) ?? []
   return jsonResponse(200, {
     limit: sessions?.limit ?? 0,
@@ -42,7 +43,7 @@ async function listSessions(sessions: Sessions | undefined): Promise<Response> {
 }
 
 /** `DELETE /__mock/sessions/{key}`: 204, or FastAPI's 404 `{"detail": ...}` for a session not kept. */
-function dropSession(sessions: Sessions | undefined, key: string): Response {
+function dropSession(sessions: Sessions | undefined, key: string): Outcome {
   if (!sessions?.drop(key)) throw httpError(404, `No session named ${JSON.stringify(key)}`)
   return answer(null, 204, {})
 }

@@ -1,3 +1,4 @@
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { z } from 'zod'
 import { answer, encodedJsonResponse, httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { MockInstance } from '../../core/instance/instance.js'
@@ -8,7 +9,7 @@ import type { ControlRoute, WorldCall } from './route.js'
 
 const TakeBody = z.object({ name: z.string() }).strict()
 
-type Answer = (call: WorldCall) => Promise<Response>
+type Answer = (call: WorldCall) => Promise<Outcome>
 
 /** A snapshot as the control API describes it. */
 const described = ({ name, takenAt, base }: Snapshot) => ({
@@ -19,7 +20,7 @@ const described = ({ name, takenAt, base }: Snapshot) => ({
 })
 
 /** Runs `action`, a snapshot name that is not valid answering 400 and one that names none 404. */
-async function named(action: () => Promise<Response>): Promise<Response> {
+async function named(action: () => Promise<Outcome>): Promise<Outcome> {
   try {
     return await action()
   } catch (error) {
@@ -29,7 +30,7 @@ async function named(action: () => Promise<Response>): Promise<Response> {
 }
 
 /** `GET /__mock/snapshots`: the snapshots kept, oldest first. */
-const listSnapshots = (instance: MockInstance): Response =>
+const listSnapshots = (instance: MockInstance): Outcome =>
   jsonResponse(200, { snapshots: instance.snapshots.list().map(described) })
 
 /** `POST /__mock/snapshots {"name"}`: keeps the request's world as it is now (201). */

@@ -1,3 +1,4 @@
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { answer, httpError } from '../../fastapi/http/responses.js'
 import { streamingJsonResponse } from '../../fastapi/http/streaming-response.js'
 import { stateStream } from '../../model/state/stream.js'
@@ -23,7 +24,7 @@ export const EXPORT_LIMITS: ExportLimits = { inFlight: 4, idleMs: 60_000 }
  */
 export function stateExport(limits: ExportLimits = EXPORT_LIMITS) {
   let inFlight = 0
-  return ({ request, instance }: WorldCall): Response => {
+  return ({ request, instance }: WorldCall): Outcome => {
     if (request.method === 'HEAD') return answer(null, 200, { 'content-type': 'application/json' })
     if (inFlight >= limits.inFlight) {
       throw httpError(

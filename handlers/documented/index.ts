@@ -22,6 +22,8 @@ export interface ServedRoute extends Route {
 
 /** The operations a served document adds to the mock's own, as routes and the operation answering each. */
 export interface ServedApi {
+  /** The document as given, for the mock's own `/openapi.json` to describe the operations beside its own. */
+  readonly document: Record<string, unknown>
   readonly routes: readonly ServedRoute[]
   readonly operations: Readonly<Record<string, Operation>>
   /** Prepares a control override's answer for each operation, by name (handlers/documented/override.ts). */
@@ -59,7 +61,7 @@ export function servedApi(document: ServedDocument, own: readonly Route[]): Serv
       return [name, (result: unknown) => servedOverride(document, operation, name, result)] as const
     }),
   )
-  return { routes, operations, overrides }
+  return { document: document.raw, routes, operations, overrides }
 }
 
 /** An operation's name: its `operationId` unless an operation named before took it, else `METHOD path`. */

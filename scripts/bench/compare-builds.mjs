@@ -11,6 +11,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { http } from 'msw'
 import { setupServer } from 'msw/node'
+import { poolEmptied } from './in-process.mjs'
 
 const SIZE = 10_000
 const CONNECTIONS = 10
@@ -67,6 +68,7 @@ const names = /** @type {Array<keyof typeof servers>} */ (Object.keys(servers))
 const runs = { before: [], after: [], anchor: [] }
 for (let round = -1; round < rounds; round++) {
   for (const name of names.map((_, index) => names[(index + Math.max(round, 0)) % names.length])) {
+    await poolEmptied()
     servers[name].listen({ onUnhandledRequest: 'error' })
     const perRequest = await cpuPerRequest(round < 0 ? WARM_UP : requests)
     if (round >= 0) runs[name].push(perRequest)

@@ -1,4 +1,5 @@
 import { httpError } from '../../fastapi/http/responses.js'
+import { toResponse } from '../../fastapi/http/reply.js'
 import { PATH_HEADER_OR_COOKIE_SESSIONS } from '../../core/instance/sessions.js'
 import type { BeforeSend } from '../middleware.js'
 import type { StatePersistence } from './index.js'
@@ -50,5 +51,5 @@ function refusal(persistence: StatePersistence, response: Response): Response {
   const headers: Record<string, string> = {}
   for (const [name, value] of response.headers)
     if (name.startsWith('access-control-') || name === 'vary') headers[name] = value
-  return httpError(503, detail, headers)
+  return toResponse(httpError(503, detail, headers), true)
 }

@@ -1,4 +1,5 @@
 import { trustedOrigin, withControlGuard, type ControlGuard } from '../../core/control-guard.js'
+import type { Outcome } from '../../fastapi/http/reply.js'
 import { DEV_CORS, withCors } from '../../core/cors.js'
 import type { Answer } from '../../core/exchange.js'
 import { jsonResponse, notFound, answer as plainAnswer } from '../../fastapi/http/responses.js'
@@ -19,7 +20,7 @@ export function proxyControl(
   recording: ProxyRecording,
   guard: ControlGuard,
 ): Answer {
-  const routes: Record<string, (url: URL) => Response | Promise<Response>> = {
+  const routes: Record<string, (url: URL) => Outcome | Promise<Outcome>> = {
     'GET /__mock/requests': (url) => jsonResponse(200, { requests: journal.list(journalFilter(url)) }),
     'DELETE /__mock/requests': () => (journal.clear(), plainAnswer(null, 204, {})),
     'GET /__mock/requests.har': (url) =>

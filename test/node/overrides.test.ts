@@ -178,6 +178,8 @@ it('refuses an override the operation cannot answer, naming the problem', () => 
     ['list_personas', { body: { results: [], total: 0 }, extra: 1 }, 'Unrecognized key'],
     ['list_personas', { status: 200 }, 'body: give the body'],
     ['delete_personas', { error: 'not_found' }, 'no such operation; known: list_personas'],
+    ['list_personas', { body: { results: [], total: 0 }, headers: { 'x-a': 'a\r\nb' } }, 'cannot hold CR'],
+    ['list_personas', { body: { results: [], total: 0 }, headers: { 'x a': '1' } }, 'not a header name'],
   ]
   for (const [operation, override, problem] of bad) {
     const set = () => mock.override(operation as 'list_personas', override as never)
