@@ -77,18 +77,21 @@ function isPassthrough(response: Response): boolean {
 
 /** Writes an answer to Node's response: status, every header (repeated Set-Cookie kept), body. */
 export async function send(res: ServerResponse, response: Outcome, method: string | undefined): Promise<void> {
-  res.statusCode = response.status
   if (response instanceof Reply) {
+    res.statusCode = response.status
     for (const [name, value] of response.headers) res.setHeader(name, value)
     return endWith(res, response.bytes, method)
   }
+  const streamed = streamedBody(response)
+  // Read before anything is written: a body that cannot be read leaves nothing of this answer behind its 500.
+  const body = streamed ? null : (writtenBody(response) ?? new Uint8Array(await response.arrayBuffer()))
+  res.statusCode = response.status
   for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value)
   const cookies = response.headers.getSetCookie()
   if (cookies.length) res.setHeader('set-cookie', cookies)
-  const streamed = streamedBody(response)
   if (streamed && method === 'HEAD') void streamed.cancel()
   else if (streamed) return sendStream(res, streamed)
-  endWith(res, streamed ? null : (writtenBody(response) ?? new Uint8Array(await response.arrayBuffer())), method)
+  endWith(res, body, method)
 }
 
 /** Ends the response with the body, if any (none for HEAD). */

@@ -25,10 +25,26 @@ export type PreparedAnswer = (profile: Profile) => Outcome
 
 /** Headers Fetch can carry: a token for a name (RFC 9110), a value without CR, LF or NUL. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+/** Headers of the connection and the body's framing, which an answer given as a body cannot set. */
+const FRAMING_HEADERS = new Set([
+  'connection',
+  'content-length',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+])
 const HeaderMap = z
-  .record(z.string(), z.string().regex(/^[^\0\r\n]*$/, 'a header value cannot hold CR, LF or NUL'))
+  .record(
+    z.string(),
+    z.string().regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'a header value holds tabs, visible ASCII and Latin-1 only'),
+  )
   .refine((headers) => Object.keys(headers).every((name) => HEADER_NAME.test(name)), {
     message: "not a header name: use letters, digits and !#$%&'*+-.^_`|~",
+  })
+  .refine((headers) => !Object.keys(headers).some((name) => FRAMING_HEADERS.has(name.toLowerCase())), {
+    message: `the server writes ${[...FRAMING_HEADERS].join(', ')} itself: leave them out`,
   })
 /** A 422 entry an override writes: FastAPI's declared fields; pydantic 2's `input` when given (pydantic 1 sends none). */
 const OverrideValidationError = ValidationError.extend({ input: z.unknown().optional() })

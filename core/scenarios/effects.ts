@@ -1,5 +1,5 @@
 import type { Claims } from '../../model/auth/claims.js'
-import { Reply, toResponse, type Outcome } from '../../fastapi/http/reply.js'
+import { readableResponse, Reply, type Outcome } from '../../fastapi/http/reply.js'
 import type { Fixtures } from '../../factories/fixtures.js'
 import type { OperationName } from '../../model/api/routes.js'
 import { RecordFactory } from '../../factories/build.js'
@@ -139,9 +139,9 @@ export function answerWithOverrides(
 /** The API's answer as an override sees it: a `Response` with its body, thrown as one where the API refused. */
 async function asResponse(outcome: Promise<Outcome>): Promise<Response> {
   try {
-    return toResponse(await outcome, false)
+    return readableResponse(await outcome)
   } catch (thrown) {
-    throw thrown instanceof Reply ? toResponse(thrown, false) : thrown
+    throw thrown instanceof Reply ? readableResponse(thrown) : thrown
   }
 }
 

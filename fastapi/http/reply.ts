@@ -92,7 +92,7 @@ export const isNetworkError = (outcome: Outcome): boolean => !(outcome instanceo
  * itself, so the answer carries no body stream (which in Node 20 costs more than the page it carries).
  */
 export function toResponse(outcome: Outcome, bytesOnly: boolean): Response {
-  if (!(outcome instanceof Reply)) return outcome
+  if (!(outcome instanceof Reply)) return outcome.bodyUsed ? unread(outcome) : outcome
   const { status, bytes } = outcome
   const body = !bytesOnly && bytes && bytes.byteLength > 0 ? (bytes as Uint8Array<ArrayBuffer>) : null
   const response = new Response(body, { status, statusText: statusPhrase(status) })
@@ -101,6 +101,28 @@ export function toResponse(outcome: Outcome, bytesOnly: boolean): Response {
   for (const [name, value] of outcome.headers) response.headers.set(name, value)
   if (bytesOnly && bytes) (response as WrittenResponse)[WRITTEN_BODY] = bytes
   return response
+}
+
+/**
+ * The API's answer as a scenario's override gets it (`answer()`): with its body, and its bytes held, so an override
+ * that reads the body and then returns (or throws) the same `Response` still sends it whole ({@link unread}).
+ */
+export function readableResponse(outcome: Outcome): Response {
+  const response = toResponse(outcome, false)
+  if (outcome instanceof Reply && outcome.bytes) (response as WrittenResponse)[WRITTEN_BODY] = outcome.bytes
+  return response
+}
+
+/**
+ * A `Response` whose body was read already, sent again from the bytes it holds. One that holds none cannot be
+ * sent (msw and the hosts would fail on it): it is refused as a bug of the override, which the core answers 500.
+ */
+function unread(response: Response): Response {
+  const bytes = writtenBody(response)
+  if (!bytes) throw new TypeError('An override answered with a Response whose body was read already: return a new one')
+  const again = new Response(bytes as Uint8Array<ArrayBuffer>, response)
+  ;(again as WrittenResponse)[WRITTEN_BODY] = bytes
+  return again
 }
 
 /** Where a bodiless answer keeps its bytes for a host that writes them: on the response itself, with no registry. */

@@ -178,8 +178,15 @@ it('refuses an override the operation cannot answer, naming the problem', () => 
     ['list_personas', { body: { results: [], total: 0 }, extra: 1 }, 'Unrecognized key'],
     ['list_personas', { status: 200 }, 'body: give the body'],
     ['delete_personas', { error: 'not_found' }, 'no such operation; known: list_personas'],
-    ['list_personas', { body: { results: [], total: 0 }, headers: { 'x-a': 'a\r\nb' } }, 'cannot hold CR'],
+    ['list_personas', { body: { results: [], total: 0 }, headers: { 'x-a': 'a\r\nb' } }, 'visible ASCII and Latin-1'],
+    ['list_personas', { body: { results: [], total: 0 }, headers: { 'x-a': 'a\u007fb' } }, 'visible ASCII and Latin-1'],
+    [
+      'list_personas',
+      { body: { results: [], total: 0 }, headers: { 'x-a': '\u{1f600}' } },
+      'visible ASCII and Latin-1',
+    ],
     ['list_personas', { body: { results: [], total: 0 }, headers: { 'x a': '1' } }, 'not a header name'],
+    ['list_personas', { body: { results: [], total: 0 }, headers: { 'Transfer-Encoding': 'chunked' } }, 'itself'],
   ]
   for (const [operation, override, problem] of bad) {
     const set = () => mock.override(operation as 'list_personas', override as never)

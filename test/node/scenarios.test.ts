@@ -62,3 +62,44 @@ it('refuses a scenario without a valid name', () => {
     /Invalid scenario name/,
   )
 })
+
+it('sends the API’s answer an override read and then returned or threw, and 500 for a read one of its own', async () => {
+  const reads = defineScenario({
+    name: 'reads-the-answer',
+    description: 'overrides that read the API’s answer before handing it on',
+    apply({ override }) {
+      override('list_personas', async ({ answer }) => {
+        try {
+          const answered = await answer()
+          await answered.text()
+          return answered
+        } catch (refused) {
+          await (refused as Response).text()
+          throw refused
+        }
+      })
+      override('list_policy_rules', async () => {
+        const own = Response.json({ results: [], total: 0 })
+        await own.text()
+        return own
+      })
+    },
+  })
+  mock = await createMockServer({ personasPerTeam: 5, scenarios: [reads], scenario: ['reads-the-answer'] })
+  const read = await personas(mock)
+  expect([read.status, read.json.total]).toEqual([200, 5])
+  const refused = await fetch(mock.url('/v1/personas/'))
+  expect([refused.status, await refused.text()]).toEqual([401, '{"detail":"Not authenticated"}'])
+  const errors: unknown[] = []
+  const original = console.error
+  console.error = (...args: unknown[]) => void errors.push(args)
+  try {
+    const policy = mock.fixtures.policies[0]!.id
+    const headers = { authorization: `Bearer ${mock.fixtures.tokens.team_reader}` }
+    const own = await fetch(mock.url(`/v1/policies/${policy}/rules`), { headers })
+    expect([own.status, await own.text()]).toEqual([500, 'Internal Server Error'])
+    expect(String(errors.flat().join(' '))).toContain('body was read already')
+  } finally {
+    console.error = original
+  }
+})
