@@ -130,7 +130,8 @@ export function answerWithOverrides(
   const run = (index: number, current: Profile): Promise<Outcome> => {
     const override = overrides?.[index]
     if (!override) return api(current)
-    const answer = (next = current) => asResponse(run(index - 1, next))
+    const answer = (settings?: ProfileOptions) =>
+      asResponse(run(index - 1, settings ? resolveProfile(mergeProfile(current, settings)) : current))
     return Promise.resolve(override({ ...context, profile: current, answer }))
   }
   return run((overrides?.length ?? 0) - 1, profile)

@@ -20,8 +20,11 @@ export interface ScenarioOverrideContext {
   fixtures: Fixtures
   /** The profile the request is answered with (the scenarios' settings merged). */
   profile: Profile
-  /** The API's own answer to this request, optionally with another profile (auth, validation, the write). */
-  answer(profile?: Profile): Promise<Response>
+  /**
+   * The API's own answer to this request, optionally with other profile settings (auth, validation, the write):
+   * merged onto the request's profile, as a scenario's `profile(...)` merges them.
+   */
+  answer(profile?: ProfileOptions): Promise<Response>
 }
 
 /** Answers an operation in place of the API; `answer()` of its context hands the request back to the API. */

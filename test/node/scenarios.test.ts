@@ -103,3 +103,17 @@ it('sends the API’s answer an override read and then returned or threw, and 50
     console.error = original
   }
 })
+
+it('answers an override’s answer() with the profile settings it names, merged onto the request’s', async () => {
+  const strict = defineScenario({
+    name: 'forbids-anonymous',
+    description: 'the API refuses missing credentials with 403, for the persona list only',
+    apply({ override }) {
+      override('list_personas', ({ answer }) => answer({ missingCredentialsStatus: 403 }))
+    },
+  })
+  mock = await createMockServer({ personasPerTeam: 5, scenarios: [strict], scenario: ['forbids-anonymous'] })
+  const anonymous = await fetch(mock.url('/v1/personas/'))
+  expect([anonymous.status, await anonymous.text()]).toEqual([403, '{"detail":"Not authenticated"}'])
+  expect((await personas(mock)).json.total).toBe(5)
+})
