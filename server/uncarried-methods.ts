@@ -12,7 +12,8 @@ import { isMethodToken } from '../core/sent-method.js'
  * Either way the connection closes after the answer: Node's parser is done with that socket.
  * Bytes Node cannot read that come while a request of the same connection is being answered (a
  * GET's body sent with neither a length nor chunks) get no answer of their own: the one under way
- * is finished, then the connection closed.
+ * is finished, then the connection closed. Bytes it cannot read in the body of the request under way
+ * (a malformed chunk) are refused with 400 at once, as uvicorn refuses them, and the connection closed.
  */
 export function answerUncarriedMethods(server: Server, app: Express): void {
   const answering = new WeakMap<Socket, ServerResponse>()
@@ -23,6 +24,8 @@ export function answerUncarriedMethods(server: Server, app: Express): void {
   server.on('connect', (req: IncomingMessage, socket: Socket) => answerDetached(app, req, socket))
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     const underWay = answering.get(socket)
+    // A body Node cannot read (a malformed chunk) never ends: the answer waiting for it would wait for ever.
+    if (underWay && !underWay.headersSent && !underWay.req.complete) return refuse(error, socket)
     if (underWay) return closeAfter(underWay, socket)
     const req = error.code === 'HPE_INVALID_METHOD' && error.rawPacket ? requestOf(error.rawPacket, socket) : undefined
     if (req) answerDetached(app, req, socket)

@@ -92,3 +92,11 @@ it('answers a request followed by bytes that are no request, and answers on (it 
   }
   expect((await fetch(`${running.url}/__mock/health`)).status).toBe(200)
 })
+
+it('refuses a chunked body it cannot read with 400 and closes, and answers on (it used to hang)', async () => {
+  const head = 'POST /v1/demographics/age/values/bulk HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n'
+  const answer = await sendRaw(running.url, `${head}content-type: application/json\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`)
+  expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+  expect(answer).toMatch(/\r\nconnection: close\r\n/i)
+  expect((await fetch(`${running.url}/__mock/health`)).status).toBe(200)
+})
