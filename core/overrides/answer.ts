@@ -23,7 +23,7 @@ export class InvalidOverrideError extends TypeError {
 /** An override's result once checked: its answer under a profile. */
 export type PreparedAnswer = (profile: Profile) => Outcome
 
-/** Headers Fetch can carry: a token for a name (RFC 9110), a value without CR, LF or NUL. */
+/** Headers every host can send: a token for a name (RFC 9110); a value of tabs, visible ASCII and Latin-1. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 /** Headers of the connection and the body's framing, which an answer given as a body cannot set. */
 const FRAMING_HEADERS = new Set([

@@ -69,10 +69,6 @@ export class ReplyHeaders implements Iterable<[string, string]> {
     this.#values.set(key, before === undefined ? value : `${before}, ${value}`)
   }
 
-  delete(name: string): void {
-    this.#values.delete(name.toLowerCase())
-  }
-
   [Symbol.iterator](): Iterator<[string, string]> {
     if (this.#inOrder) return this.#values.entries()
     return [...this.#values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))[Symbol.iterator]()
