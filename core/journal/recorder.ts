@@ -46,6 +46,7 @@ export class ContractRecorder {
   /** The test the interactions belong to (a Playwright fixture sets it); '' outside a test runner. */
   test = ''
   readonly #seen = new Set<string>()
+  readonly #keys = new RequestKeys()
   /** Each interaction as JSON text: objects parsed from a body can take several times the text's size. */
   readonly #interactions: Array<Promise<string | undefined>> = []
   /** Each interaction is normalised after the one before: references to what it created must exist. */
@@ -72,8 +73,7 @@ export class ContractRecorder {
     const { method, url, body, response, authorization } = recording
     if (url.pathname.length + url.search.length + (body?.byteLength ?? 0) > MAX_REQUEST_CHARACTERS)
       return void this.#dropped++
-    // Requests are known by a hash: keys as long as the requests would outgrow what the recorder keeps.
-    const key = requestKey(`${method} ${url.pathname}${url.search}\n${authorization}\n${response.status}`, body)
+    const key = this.#keys.of(`${method} ${url.pathname}${url.search} ${response.status}`, authorization, body)
     if (this.#seen.has(key)) return
     if (this.#seen.size >= MAX_INTERACTIONS) return void this.#dropped++
     this.#seen.add(key)
@@ -144,14 +144,38 @@ export class ContractRecorder {
 }
 
 /**
- * 53 bits of the request line and 53 of the body (cyrb53 each): requests alike in both are, here, the same.
- * Every request the API answers is keyed, so values are read by index: a generator of the line's
- * character codes cost ~10 µs a request, a sixth of the mock's own work on a persona list.
+ * Keys that tell requests apart, each short whatever the request: a key as long as its request would outgrow what
+ * the recorder keeps. Every request the API answers is keyed, so the common case costs no hashing: a short request
+ * line is its own key, and the `Authorization` value (a token of a few hundred characters, the same from one
+ * request to the next) is hashed once while it repeats. Anything longer is hashed (cyrb53, 53 bits: requests alike
+ * in those are, here, the same); a hash starts with `#`, and so is any text that does.
  */
-function requestKey(line: string, body: Uint8Array | undefined): string {
-  const bodyKey = body ? `${body.byteLength}:${cyrb53(body.length, (i) => body[i] as number)}` : ''
-  return `${cyrb53(line.length, (i) => line.charCodeAt(i))}:${bodyKey}`
+class RequestKeys {
+  #authorization: string | null = null
+  #authorizationKey = '#'
+
+  of(line: string, authorization: string | null, body: Uint8Array | undefined): string {
+    if (authorization !== this.#authorization) {
+      this.#authorization = authorization
+      // `#` alone is no text's key: no header is told apart from an empty one.
+      this.#authorizationKey = authorization === null ? '#' : textKey(authorization)
+    }
+    const bodyKey = body ? `${body.byteLength}:${cyrb53(body.length, (i) => body[i] as number)}` : ''
+    return `${textKey(line)}\n${this.#authorizationKey}\n${bodyKey}`
+  }
 }
+
+/** Text up to this many characters is its own key; longer text is hashed. */
+const RAW_KEY_CHARACTERS = 96
+
+/**
+ * The text itself if short, else `#` and its hash (read by index: a generator of its character codes cost ~10 µs
+ * a request).
+ */
+const textKey = (text: string): string =>
+  text.length <= RAW_KEY_CHARACTERS && !text.startsWith('#')
+    ? text
+    : `#${cyrb53(text.length, (i) => text.charCodeAt(i))}`
 
 /** cyrb53 of `length` values, the i-th being `at(i)`. */
 function cyrb53(length: number, at: (index: number) => number): string {
