@@ -134,8 +134,9 @@ function expressApp(
   app.use((error: unknown, req: IncomingMessage, res: ServerResponse, _next: () => void) => {
     logger.error(`${req.method} ${req.url} failed:`, error)
     if (res.headersSent) return void res.destroy()
-    // Starlette's 500 alone: nothing of the answer that failed (its headers, its content-length) goes with it.
-    for (const name of res.getHeaderNames()) res.removeHeader(name)
+    // Starlette's 500 alone: nothing of the answer that failed (its headers, its content-length) goes with it. The
+    // connection's header is the transport's: a body left unread closes the connection (middleware.ts).
+    for (const name of res.getHeaderNames()) if (name !== 'connection') res.removeHeader(name)
     void send(res, internalServerError(), req.method)
   })
   return app
