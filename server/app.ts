@@ -16,7 +16,7 @@ import { handlersOf } from '../handlers/index.js'
 import { serveDocsAssets } from './docs.js'
 import { forwardingMiddleware } from './forwarding.js'
 import { requestLogger, type Logger } from './logger.js'
-import { type BeforeSend, type MiddlewareOptions, mockMiddleware, send } from './middleware.js'
+import { type BeforeSend, type MiddlewareOptions, mockMiddleware, send, sendInstead } from './middleware.js'
 import type { AppOptions } from './options.js'
 import { resolveAppSettings, type AppSettings } from './settings.js'
 
@@ -134,10 +134,8 @@ function expressApp(
   app.use((error: unknown, req: IncomingMessage, res: ServerResponse, _next: () => void) => {
     logger.error(`${req.method} ${req.url} failed:`, error)
     if (res.headersSent) return void res.destroy()
-    // Starlette's 500 alone: nothing of the answer that failed (its headers, its content-length) goes with it. The
-    // connection's header is the transport's: a body left unread closes the connection (middleware.ts).
-    for (const name of res.getHeaderNames()) if (name !== 'connection') res.removeHeader(name)
-    void send(res, internalServerError(), req.method)
+    // Starlette's 500 alone: nothing of the answer that failed goes with it.
+    void sendInstead(res, internalServerError(), req.method)
   })
   return app
 }
