@@ -73,7 +73,7 @@ async function viewOf(request: Request, instance: MockInstance, settings: CoreSe
 
 async function answer(
   result: RouteResult<Route>,
-  { request, url, prefix }: Exchange,
+  { request, url, prefix, bodyLength = 0 }: Exchange,
   view: ScenarioView,
   settings: CoreSettings,
   instance: MockInstance,
@@ -84,7 +84,7 @@ async function answer(
       const name = result.route.name as OperationName
       const fault = await faultOf(name, view, settings)
       if (fault) return fault
-      if (canGrow(request)) instance.admit(declaredLength(request), 'this change')
+      if (canGrow(request)) instance.admit(bodyLength, 'this change')
       const now = view.clock.nowSeconds()
       const { world, effects } = view
       const context = { request, params: result.params, world, fixtures: view.fixtures }
@@ -119,9 +119,6 @@ async function answer(
  */
 const canGrow = (request: Request): boolean => !ADDS_NOTHING.has(request.method)
 const ADDS_NOTHING = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE'])
-
-/** The body's declared size (0 when chunked): what a write is admitted for before it is read. */
-const declaredLength = (request: Request): number => Number(request.headers.get('content-length')) || 0
 
 /**
  * Marks the answers a fault put in place of the operation's: what a test arranged, not what the API answers.

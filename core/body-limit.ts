@@ -20,7 +20,7 @@ export function withBodyLimit(next: Answer, maxBytes: number): Answer {
       body: bytes,
       signal: request.signal,
     })
-    return next({ ...exchange, request: read })
+    return next({ ...exchange, request: read, bodyLength: bytes.byteLength })
   }
 }
 

@@ -14,6 +14,11 @@ export interface Exchange {
   readonly requested: URL
   /** What was taken off the path (`/__session/<key>`, else `''`): every URL the mock writes back starts with it. */
   readonly prefix: string
+  /**
+   * The body's size in bytes, once core/body-limit.ts has read it all (undefined: no body): what a write is
+   * admitted to the memory budget for, whether the request declared a length or was sent in chunks.
+   */
+  readonly bodyLength?: number
 }
 
 /** A step of the core: answers an exchange. */

@@ -16,7 +16,7 @@ import { handlersOf } from '../handlers/index.js'
 import { serveDocsAssets } from './docs.js'
 import { forwardingMiddleware } from './forwarding.js'
 import { requestLogger, type Logger } from './logger.js'
-import { type BeforeSend, type MiddlewareOptions, mockMiddleware, send } from './middleware.js'
+import { type BeforeSend, type MiddlewareOptions, mockMiddleware, send, sendInstead } from './middleware.js'
 import type { AppOptions } from './options.js'
 import { resolveAppSettings, type AppSettings } from './settings.js'
 
@@ -134,9 +134,8 @@ function expressApp(
   app.use((error: unknown, req: IncomingMessage, res: ServerResponse, _next: () => void) => {
     logger.error(`${req.method} ${req.url} failed:`, error)
     if (res.headersSent) return void res.destroy()
-    // Starlette's 500 alone: nothing of the answer that failed (its headers, its content-length) goes with it.
-    for (const name of res.getHeaderNames()) res.removeHeader(name)
-    void send(res, internalServerError(), req.method)
+    // Starlette's 500 alone: nothing of the answer that failed goes with it.
+    void sendInstead(res, internalServerError(), req.method)
   })
   return app
 }

@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import express, { type Express } from 'express'
 import { DOCS_ASSETS_PATH, OAUTH2_REDIRECT_PATH } from '../core/meta.js'
+import { httpError } from '../fastapi/http/responses.js'
+import { statusPhrase } from '../fastapi/http/status-phrases.js'
+import { sendInstead } from './middleware.js'
 
 /**
  * The absolute folder of the installed `swagger-ui-dist` package, to serve under the docs
@@ -39,13 +43,24 @@ export function serveDocsAssets(app: Express, locate: () => string | undefined =
     serveDocsFallback(app)
     return
   }
-  app.use(DOCS_ASSETS_PATH, express.static(folder, { index: false, fallthrough: false }))
+  app.use(DOCS_ASSETS_PATH, express.static(folder, { index: false, fallthrough: false }), refuseAsset)
   // swagger-ui's page loads its script from its own folder, which is served elsewhere here.
   const page = readFileSync(join(folder, 'oauth2-redirect.html'), 'utf8').replace(
     'src="oauth2-redirect.js"',
     `src="${DOCS_ASSETS_PATH}/oauth2-redirect.js"`,
   )
   app.get(OAUTH2_REDIRECT_PATH, (_req, res) => void res.type('html').send(page))
+}
+
+/**
+ * What the assets refuse (a file that is not there, a condition or range it does not meet) is the client's
+ * mistake, answered as FastAPI refuses (`{"detail": "Not Found"}`), not a failure of the mock logged with a 500.
+ */
+function refuseAsset(error: unknown, req: IncomingMessage, res: ServerResponse, next: (error: unknown) => void): void {
+  const status = (error as { status?: unknown } | undefined)?.status
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    void sendInstead(res, httpError(status, statusPhrase(status)), req.method)
+  else next(error)
 }
 
 /** The sentence `/docs` answers when swagger-ui-dist is not installed. */

@@ -94,6 +94,15 @@ export async function send(res: ServerResponse, response: Outcome, method: strin
   endWith(res, body, method)
 }
 
+/**
+ * Sends `response` in place of an answer that failed before it was sent: nothing the failed one set (its headers, its
+ * content-length) goes with it, but the connection's header, which is the transport's (a body left unread closes it).
+ */
+export function sendInstead(res: ServerResponse, response: Outcome, method: string | undefined): Promise<void> {
+  for (const name of res.getHeaderNames()) if (name !== 'connection') res.removeHeader(name)
+  return send(res, response, method)
+}
+
 /** Ends the response with the body, if any (none for HEAD). */
 function endWith(res: ServerResponse, body: Uint8Array | null, method: string | undefined): void {
   if (method === 'HEAD' || !body || body.byteLength === 0) res.end()

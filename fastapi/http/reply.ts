@@ -21,9 +21,7 @@ export class Reply {
 
   /** The same answer with no body (uvicorn's answer to HEAD): every header, content-length included, kept. */
   withoutBody(): Reply {
-    const reply = new Reply(this.status, {}, null)
-    for (const [name, value] of this.headers) reply.headers.set(name, value)
-    return reply
+    return new Reply(this.status, Object.fromEntries(this.headers), null)
   }
 }
 
@@ -95,8 +93,7 @@ export function toResponse(outcome: Outcome, bytesOnly: boolean): Response {
   // Set one by one: undici's conversion of a record (and msw 3's, which builds a second `Headers` from it to
   // note the raw headers) costs ~8 µs, the same headers set ~1.5–3 µs.
   for (const [name, value] of outcome.headers) response.headers.set(name, value)
-  if (bytesOnly && bytes) (response as WrittenResponse)[WRITTEN_BODY] = bytes
-  return response
+  return bytesOnly && bytes ? holding(response, bytes) : response
 }
 
 /**
@@ -105,8 +102,7 @@ export function toResponse(outcome: Outcome, bytesOnly: boolean): Response {
  */
 export function readableResponse(outcome: Outcome): Response {
   const response = toResponse(outcome, false)
-  if (outcome instanceof Reply && outcome.bytes) (response as WrittenResponse)[WRITTEN_BODY] = outcome.bytes
-  return response
+  return outcome instanceof Reply && outcome.bytes ? holding(response, outcome.bytes) : response
 }
 
 /**
@@ -116,14 +112,21 @@ export function readableResponse(outcome: Outcome): Response {
 function unread(response: Response): Response {
   const bytes = writtenBody(response)
   if (!bytes) throw new TypeError('An override answered with a Response whose body was read already: return a new one')
-  const again = new Response(bytes as Uint8Array<ArrayBuffer>, response)
-  ;(again as WrittenResponse)[WRITTEN_BODY] = bytes
-  return again
+  return holding(new Response(bytes as Uint8Array<ArrayBuffer>, response), bytes)
 }
 
-/** Where a bodiless answer keeps its bytes for a host that writes them: on the response itself, with no registry. */
+/**
+ * Where an answer keeps its bytes, for a host that writes them and to send it again once its body was read: on the
+ * response itself, with no registry.
+ */
 const WRITTEN_BODY = Symbol('agent-console-mock written body')
 type WrittenResponse = Response & { [WRITTEN_BODY]?: Uint8Array }
+
+/** The response, holding `bytes` for {@link writtenBody}. */
+function holding(response: Response, bytes: Uint8Array): Response {
+  ;(response as WrittenResponse)[WRITTEN_BODY] = bytes
+  return response
+}
 
 /**
  * The exact bytes of an answer {@link toResponse} built for a host that writes them itself, without reading a

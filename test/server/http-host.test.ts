@@ -200,6 +200,20 @@ it('serves /openapi.json as FastAPI writes it, and offline docs at /docs', async
   for (const asset of scripts) expect((await call(asset)).status, asset).toBe(200)
 })
 
+it('refuses a docs asset it does not have, or a condition the asset does not meet, as FastAPI refuses: no 500', async () => {
+  const errors = loggedErrors.length
+  const missing = await raw('GET', '/__mock/docs-assets/no-such-file.js')
+  expect([missing.status, missing.headers['content-type'], missing.body]).toEqual([
+    404,
+    'application/json',
+    '{"detail":"Not Found"}',
+  ])
+  const unmet = await raw('GET', '/__mock/docs-assets/swagger-ui.css', { 'if-match': '"another"' })
+  expect([unmet.status, unmet.body]).toEqual([412, '{"detail":"Precondition Failed"}'])
+  expect(unmet.headers, 'nothing of the asset goes with the refusal').not.toHaveProperty('etag')
+  expect(loggedErrors.slice(errors), 'a client’s mistake is not a failure of the mock').toEqual([])
+})
+
 it('turns an exception in a handler into a logged 500 as Starlette answers it, and keeps serving', async () => {
   const { http: mswHttp } = await import('msw')
   const errors: string[] = []

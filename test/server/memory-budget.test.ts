@@ -84,3 +84,47 @@ it('refuses an import that does not fit, keeping the world', async () => {
   expect(refused.json.detail).toMatch(/Not enough memory for this state/)
   expect((await call('/__mock/state')).text).toBe(before)
 })
+
+it('admits a write for the bytes it sends: a chunked body is refused as one with content-length', async () => {
+  // Bodies of up to 8 MB: the budget, not the body limit, is what refuses here.
+  running = await startTestServer({ seed: 25, personasPerTeam: 10, maxMemoryBytes: 4 * MB, maxBodyBytes: 8 * MB })
+  const call = http(running)
+  const { dimensions, tokens } = running.sessions.primary.fixtures
+  const bulk = `/v1/demographics/${dimensions[0]!.id}/values/bulk`
+  const post = (body: string | ReadableStream<Uint8Array>) =>
+    call(bulk, {
+      method: 'POST',
+      token: tokens.super_admin,
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit)
+  /** A body sent in chunks, with no content-length: what the server learns of its size is what it reads. */
+  const chunked = (text: string) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        const bytes = new TextEncoder().encode(text)
+        for (let at = 0; at < bytes.byteLength; at += 64 * 1024) controller.enqueue(bytes.subarray(at, at + 64 * 1024))
+        controller.close()
+      },
+    })
+  const small = await post(chunked(JSON.stringify({ values: [{ value: 'sent-in-chunks' }] })))
+  expect(small.status, `a small chunked write fits: ${small.text}`).toBe(201)
+  // About 3 MB beside a seeded world of about 1.5 MB: over the 4 MB budget, however the body is sent.
+  const big = JSON.stringify({ values: [{ value: 'x'.repeat(3 * MB - 100) }] })
+  const refusals = [await post(chunked(big)), await post(big)]
+  const shape = ({ status, headers, json }: (typeof refusals)[number]) => ({
+    status,
+    type: headers.get('content-type'),
+    // What is in use grows by the first refusal's journal entry: the rest of the sentence is the same.
+    detail: String(json?.detail).replace(/; \d+ MB of/, '; N MB of'),
+  })
+  expect(shape(refusals[0]!), refusals[0]!.text.slice(0, 300)).toEqual(shape(refusals[1]!))
+  expect(shape(refusals[0]!)).toEqual({
+    status: 503,
+    type: 'application/json',
+    detail: expect.stringMatching(/^Not enough memory for this change \(about 3 MB; N MB of 4 MB in use\)/),
+  })
+  const values = running.sessions.primary.world.values.all().map((value) => value.value)
+  expect(values, 'the small chunked write is kept').toContain('sent-in-chunks')
+})
