@@ -4,7 +4,8 @@
  * (a bare `setupServer` handler answering a page written in advance), in one process, alternating
  * in every round: what an optimisation bought, on the node running this and the msw the builds
  * import. The lower quartile of the rounds is reported, as a machine shared with other runs adds
- * time to some rounds and never takes any away. Not part of `npm test`. After building each:
+ * time to some rounds and never takes any away; and the median of each round's ratio to the anchor
+ * with the range a bootstrap gives it. Not part of `npm test`. After building each:
  * `node --single-threaded-gc scripts/bench/compare-builds.mjs <before>/dist <after>/dist [requests a round] [rounds]`
  */
 import { resolve } from 'node:path'
@@ -76,11 +77,26 @@ for (let round = -1; round < rounds; round++) {
   }
 }
 const quartile = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 4)] ?? 0
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0
+const percent = (ratio) => `${Math.round(ratio * 100)}%`
+
+/**
+ * The median of the rounds' ratios (each round measures the three side by side), and the range that holds it in 90%
+ * of 2,000 resamplings of the rounds (a bootstrap): a target within the range is not told apart from noise.
+ */
+function pairedRatio(name) {
+  const ratios = runs.anchor.map((anchorUs, round) => anchorUs / runs[name][round])
+  const resampled = Array.from({ length: 2000 }, () =>
+    median(ratios.map(() => ratios[Math.floor(Math.random() * ratios.length)])),
+  ).sort((a, b) => a - b)
+  return `${percent(median(ratios))} (90% range ${percent(resampled[100])}–${percent(resampled[1899])})`
+}
+
 const anchor = quartile(runs.anchor)
 for (const name of names) {
   const us = quartile(runs[name])
   console.log(
-    `${name}: ${Math.round(us)} CPU µs a request (lower quartile of ${rounds} rounds of ${requests}), anchor/${name} ${Math.round((anchor / us) * 100)}%`,
+    `${name}: ${Math.round(us)} CPU µs a request (lower quartile of ${rounds} rounds of ${requests}), anchor/${name} ${percent(anchor / us)}; by round ${pairedRatio(name)}`,
   )
 }
 process.exit(0)
