@@ -73,12 +73,11 @@ function stripTypes(source: string, path: string): string {
       throw new Error(`${path}: ${(error as Error).message}`)
     }
   }
-  const found = typescript
-    ? `the typescript package found (${typescript.version}) has no JavaScript API`
-    : 'no typescript package was found'
-  throw new Error(
-    `${path} is TypeScript, and ${found}: install typescript 5 beside it (npm install --save-dev typescript@5), use Node 22.13 or later, or write the config as .mjs`,
-  )
+  // Installing typescript 5 where 7 is would replace the project's own compiler (one package name): not advised.
+  const [found, install] = typescript
+    ? [`the typescript package found (${typescript.version}) has no JavaScript API`, '']
+    : ['no typescript package was found', 'install typescript 5 (npm install --save-dev typescript@5), ']
+  throw new Error(`${path} is TypeScript, and ${found}: ${install}use Node 22.13 or later, or write the config as .mjs`)
 }
 
 function transpile(typescript: TypeScript, source: string, path: string): string {

@@ -44,7 +44,9 @@ export async function mintToken(
 ): Promise<string> {
   const { exp = now + 86_400, ...rest } = claims
   const payload = { iat: now, ...rest, ...(exp === null ? {} : { exp }) }
-  return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(encoder.encode(secret))
+  // jose takes only this realm's Uint8Array: under jsdom, TextEncoder is jsdom's and its bytes another realm's.
+  const key = new Uint8Array(encoder.encode(secret))
+  return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key)
 }
 
 /**

@@ -184,7 +184,9 @@ it(
         const refused = await runCli(['--port', '0', '--config', config])
         expect(refused.code).toBe(1)
         expect(refused.output).toContain('the typescript package found (7.0.2) has no JavaScript API')
-        expect(refused.output).toContain('npm install --save-dev typescript@5')
+        // typescript 5 would take the place of the project's 7: the start does not ask for it.
+        expect(refused.output).not.toContain('typescript@5')
+        expect(refused.output).toContain('use Node 22.13 or later, or write the config as .mjs')
       }
     } finally {
       rmSync(app, { recursive: true, force: true })
