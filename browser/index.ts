@@ -58,9 +58,9 @@ export class MockWorker extends MockHandle {
     if (persistence) this.worker.events.on('response:mocked', () => persistence.save())
   }
 
-  /** Back to a freshly seeded world, and forgets a persisted one. */
+  /** Back to a freshly seeded world (the worker's own seed and size unless given), and forgets a persisted one. */
   override readonly reset = async (options?: WorldOptions): Promise<void> => {
-    await resetWithScenarios(this.instance, options ?? {})
+    await resetWithScenarios(this.instance, this.startingWorld(options))
     this.persistence?.forget()
   }
 

@@ -114,8 +114,19 @@ export class MockHandle {
   /** The world becomes a snapshot's again (faults and the clock stay). */
   readonly restore = (name = 'default'): Promise<void> => this.instance.restoreSnapshot(name)
 
-  /** Back to a freshly seeded world (the same seed and size unless given), with the starting scenarios; faults are cleared. */
-  readonly reset = (options?: WorldOptions): Promise<void> => resetWithScenarios(this.instance, options ?? {})
+  /**
+   * Back to a freshly seeded world, with the starting scenarios; faults are cleared. The seed and size are the ones
+   * the mock was created with unless given, as `POST /__mock/reset` does: a test that reseeds does not change the
+   * world later tests' `afterEach(() => mock.reset())` gives them.
+   */
+  readonly reset = (options?: WorldOptions): Promise<void> =>
+    resetWithScenarios(this.instance, this.startingWorld(options))
+
+  /** The world a reset seeds: `given`'s seed and size, else the mock's own (from its options). */
+  protected startingWorld(given: WorldOptions = {}): WorldOptions {
+    const own = checkWorldOptions(this.options)
+    return { seed: given.seed ?? own.seed, personasPerTeam: given.personasPerTeam ?? own.personasPerTeam }
+  }
 
   /**
    * A freshly seeded world (the seed and size it was created with) with these scenarios applied in

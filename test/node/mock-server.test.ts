@@ -89,10 +89,19 @@ it('arranges data through the world’s collections, and the API sees it', async
   expect(body.results.map((p: { name: string }) => p.name)).toEqual(['Arranged by a test'])
 })
 
-it('keeps the current seed and size on a reset that names neither', async () => {
+it('goes back to its own seed and size on a reset that names neither, as POST /__mock/reset does', async () => {
+  await mock.reset()
+  const own = [mock.fixtures.seed, mock.fixtures.teams[0]!.id, mock.world.personas.count()]
   await mock.reset({ seed: 77, personasPerTeam: 2 })
-  const team = mock.fixtures.teams[0]!.id
-  await mock.reset({})
-  expect([mock.fixtures.seed, mock.fixtures.teams[0]!.id, mock.world.personas.count()]).toEqual([77, team, 4])
-  await mock.reset({ seed: 6, personasPerTeam: 60 })
+  expect([mock.fixtures.seed, mock.world.personas.count()]).toEqual([77, 4])
+  await mock.reset({ personasPerTeam: 3 })
+  expect([mock.fixtures.seed, mock.world.personas.count()], 'a left-out seed is its own, not the last one').toEqual([
+    6, 6,
+  ])
+  await mock.reset()
+  expect([mock.fixtures.seed, mock.fixtures.teams[0]!.id, mock.world.personas.count()]).toEqual(own)
+  await mock.reset({ seed: 77 })
+  const answer = await fetch(mock.url('/__mock/reset'), { method: 'POST' })
+  expect(answer.status).toBe(200)
+  expect([mock.fixtures.seed, mock.fixtures.teams[0]!.id, mock.world.personas.count()]).toEqual(own)
 })
