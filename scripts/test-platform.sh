@@ -123,6 +123,7 @@ echo "msw $installed${with[*]:+, ${with[*]},} on Node $node_version installed"
 status=0
 for run in "${runs[@]}"; do
   read -ra tiers <<<"$run"
+  label="msw $msw / Node ${tiers[0]}"
   use_node "${tiers[0]}"
   label="msw $msw / Node $node_major"
   echo "━━ ${tiers[*]:1} against $label"
