@@ -42,6 +42,7 @@ while :; do
     tiers+=("$1")
     shift
   done
+  case $node_wanted in current | */* | [0-9]*) ;; *) usage "<node> is current, a node binary's path or a major, not \"$node_wanted\"" ;; esac
   [ ${#tiers[@]} -ge 1 ] || usage "no tier to run on Node $node_wanted"
   runs+=("$node_wanted ${tiers[*]}")
   [ $# -gt 0 ] || break

@@ -11,6 +11,10 @@ it.each([
   [['3', 'current', 'unit', '--then'], '--then needs a Node and tiers'],
   [['3', 'current', '--then', '24', 'unit'], 'no tier to run on Node current'],
   [['3', 'current', 'unit', '--then', '24', '--then', '22', 'unit'], 'no tier to run on Node 24'],
+  [
+    ['3', 'current', 'unit', '--then', 'unit', 'msw'],
+    '<node> is current, a node binary\'s path or a major, not "unit"',
+  ],
 ])('refuses %j with a usage line, before copying the project', (args, message) => {
   const { status, stdout, stderr } = platform(...args)
   expect(stderr).toContain(`test-platform: ${message}\nusage: bash scripts/test-platform.sh`)
