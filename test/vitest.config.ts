@@ -30,7 +30,7 @@ const PROCESS_TESTS = [
  * msw, the core and Faker anew for each file: those imports took a third of the node tier's time. Each of these
  * files closes the mocks and servers it starts and restores what it spies on, so the next file meets none of it.
  * The process tier stays isolated: its files mostly wait on other processes, so one graph saved it nothing, and two
- * of its files failed in one (one counts what its process logged).
+ * of its files, which assert that nothing in their process logged an error, saw another file's errors in one.
  */
 const ISOLATE_EACH_FILE = false
 export default defineConfig({
