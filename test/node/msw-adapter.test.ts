@@ -7,7 +7,7 @@ import { createMockServer, type MockServer } from 'agent-console-mock/node'
 import { readsUnhandledFrame, unsupportedNode } from '../../node/msw-adapter.js'
 
 // node/msw-adapter.ts on the installed msw: the tiers run on msw 2 (npm test, npm run test:lowest-msw)
-// and on msw 3 (npm run test:node22-msw3), so each test below holds on both majors.
+// and on msw 3 (npm run test:msw3), so each test below holds on both majors.
 
 const msw: string = createRequire(import.meta.url)('msw/package.json').version
 
