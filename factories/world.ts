@@ -58,6 +58,12 @@ function take(personas: Iterator<Persona>, slice: TimeSlice): Persona[] {
 /** Personas stored by one `createAll` at most: about what one time slice draws, so that storing them is short too. */
 const SLICE_PERSONAS = 2_000
 
+/** `given`'s seed and size, each one left out taken from `base` (a reset's options over the world's). */
+export const worldOptionsOver = (given: WorldOptions, base: WorldOptions): WorldOptions => ({
+  seed: given.seed ?? base.seed,
+  personasPerTeam: given.personasPerTeam ?? base.personasPerTeam,
+})
+
 export function checkWorldOptions(options: WorldOptions) {
   const seed = options.seed ?? DEFAULT_SEED
   const personasPerTeam = options.personasPerTeam ?? DEFAULT_PERSONAS_PER_TEAM

@@ -1,7 +1,7 @@
 import type { Fixtures } from '../../factories/fixtures.js'
 import { DEVELOPMENT_JWT_SECRET, mintToken, type TokenClaims } from '../../model/auth/tokens.js'
 import type { Builders, Creators } from '../../factories/build.js'
-import { checkWorldOptions, type WorldOptions } from '../../factories/world.js'
+import { checkWorldOptions, worldOptionsOver, type WorldOptions } from '../../factories/world.js'
 import { resolveProfile, type Profile, type ProfileOptions } from '../../model/profile.js'
 import type { World } from '../../model/world.js'
 import type { Clock } from './clock.js'
@@ -124,8 +124,7 @@ export class MockHandle {
 
   /** The world a reset seeds: `given`'s seed and size, else the mock's own (from its options). */
   protected startingWorld(given: WorldOptions = {}): WorldOptions {
-    const own = checkWorldOptions(this.options)
-    return { seed: given.seed ?? own.seed, personasPerTeam: given.personasPerTeam ?? own.personasPerTeam }
+    return worldOptionsOver(given, checkWorldOptions(this.options))
   }
 
   /**

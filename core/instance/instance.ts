@@ -1,6 +1,6 @@
 import { buildFixtures, type Fixtures } from '../../factories/fixtures.js'
 import { DEVELOPMENT_JWT_SECRET } from '../../model/auth/tokens.js'
-import { checkWorldOptions, type WorldOptions } from '../../factories/world.js'
+import { checkWorldOptions, worldOptionsOver, type WorldOptions } from '../../factories/world.js'
 import { RecordFactory } from '../../factories/build.js'
 import { World } from '../../model/world.js'
 import { NO_DOCUMENTED } from '../../model/documented.js'
@@ -114,10 +114,7 @@ export class MockInstance {
 
   /** Back to a freshly seeded world (this seed and size unless given), a fork of the shared one; faults are cleared. */
   async reset(options: WorldOptions = {}): Promise<void> {
-    const worldOptions = checkWorldOptions({
-      seed: options.seed ?? this.#options.seed,
-      personasPerTeam: options.personasPerTeam ?? this.#options.personasPerTeam,
-    })
+    const worldOptions = checkWorldOptions(worldOptionsOver(options, this.#options))
     const base = await seededBase(worldOptions, this.settings.budget)
     await this.#swap(await base.world.fork(), worldOptions, await base.fixtures(this.#secret))
     this.faults.clear()

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MAX_PERSONAS_PER_TEAM, type WorldOptions } from '../../factories/world.js'
+import { MAX_PERSONAS_PER_TEAM, worldOptionsOver, type WorldOptions } from '../../factories/world.js'
 import { jsonResponse } from '../../fastapi/http/responses.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { resetWithScenarios } from '../../core/scenarios/effects.js'
@@ -40,9 +40,9 @@ export const worldRoutes = (configured: Required<WorldOptions>): ControlRoute[] 
 async function reset(request: Request, instance: MockInstance, configured: Required<WorldOptions>) {
   const body = ResetBody.safeParse((await readJsonBody(request)) ?? {})
   if (!body.success) throw invalidBody(body.error)
-  await resetWithScenarios(instance, {
-    seed: body.data.seed ?? configured.seed,
-    personasPerTeam: body.data.personas ?? configured.personasPerTeam,
-  })
+  await resetWithScenarios(
+    instance,
+    worldOptionsOver({ seed: body.data.seed, personasPerTeam: body.data.personas }, configured),
+  )
   return jsonResponse(200, instance.fixtures)
 }
