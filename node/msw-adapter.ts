@@ -5,7 +5,12 @@
  * The option for requests no handler answers is `onUnhandledRequest` in msw 2 and
  * `onUnhandledFrame` in msw 3, and each major ignores the other's name without a word: under the
  * wrong name, 'error' becomes msw's default 'warn' and an unmocked request reaches the network.
+ *
+ * msw 3 answers `fetch` on a socket of its own, and never closes that socket's TCP handle
+ * ({@link closeHandlesMswLeaves}): the one reach into Node's internals is here.
  */
+import { subscribe } from 'node:diagnostics_channel'
+import type { Socket } from 'node:net'
 import type { SetupServer } from 'msw/node'
 
 /** What a request no handler answers does: refused with an error, passed on with a warning, or passed on. */
@@ -17,7 +22,9 @@ type ListenOptions = NonNullable<Parameters<SetupServer['listen']>[0]>
 export function listen(server: SetupServer, strategy: UnhandledRequestStrategy): void {
   const unsupported = unsupportedNode(server)
   if (unsupported) throw new Error(unsupported)
-  const options = readsUnhandledFrame(server) ? { onUnhandledFrame: strategy } : { onUnhandledRequest: strategy }
+  const msw3 = readsUnhandledFrame(server)
+  if (msw3) closeHandlesMswLeaves()
+  const options = msw3 ? { onUnhandledFrame: strategy } : { onUnhandledRequest: strategy }
   // Typed against one major's options: the other major's name is right at run time, not known to tsc.
   server.listen(options as ListenOptions)
 }
@@ -42,4 +49,34 @@ export function unsupportedNode(server: SetupServer, node: string = process.vers
   const [major = 0, minor = 0] = node.split('.').map(Number)
   if (major > MSW3_NODE[0] || (major === MSW3_NODE[0] && minor >= MSW3_NODE[1])) return undefined
   return `msw 3 needs Node ${MSW3_NODE.join('.')} or later, and this is Node ${node}: install msw 2 beside agent-console-mock (npm install --save-dev msw@2), or run a newer Node`
+}
+
+let closingLeftHandles = false
+
+/**
+ * msw 3 (its interceptors 0.45) intercepts `fetch` at the socket: each mocked connection is a `net.Socket`
+ * whose `_destroy` msw replaces with one that never closes the TCP handle `connect()` made. Every request
+ * then leaves a handle, and the ~20 KB of socket, parser and request it holds, for the life of the process:
+ * a long test run grows by ~200 MB every 10,000 requests, and each full GC grows dearer with it
+ * (docs/performance.md). Once such a socket has closed, its handle is closed here. A socket Node closed
+ * itself has given up its handle by then, so no other socket is touched; the hook stays for the process,
+ * as msw's own patches do, since a socket of this mock can outlive `close()` in a client's pool.
+ */
+function closeHandlesMswLeaves(): void {
+  if (closingLeftHandles) return
+  closingLeftHandles = true
+  subscribe('net.client.socket', (message) => {
+    const socket = (message as { socket: SocketWithHandle }).socket
+    socket.once('close', () => closeHandleLeftBy(socket))
+  })
+}
+
+/** A socket with Node's own field for its handle (null once Node closed it). */
+type SocketWithHandle = Socket & { _handle?: { close(): void } | null }
+
+function closeHandleLeftBy(socket: SocketWithHandle): void {
+  const handle = socket._handle
+  if (!handle) return
+  socket._handle = null
+  handle.close()
 }
