@@ -1,12 +1,21 @@
 import type { OperationName } from '../model/api/routes.js'
+import { afterCheck } from '../model/auth/tokens.js'
 import { QueryParams } from '../fastapi/http/query-string.js'
 import { isNetworkError, Reply, type Outcome } from '../fastapi/http/reply.js'
 import { httpError, methodNotAllowed, notFound, temporaryRedirect } from '../fastapi/http/responses.js'
 import type { Route, RouteResult } from '../fastapi/http/router.js'
 import { statusPhrase } from '../fastapi/http/status-phrases.js'
+import type { FaultDecision } from './instance/faults.js'
 import type { MockInstance } from './instance/instance.js'
 import type { Operation } from './operation.js'
-import { answerWithOverrides, claimsOf, profileOf, scenarioView, type ScenarioView } from './scenarios/effects.js'
+import {
+  answerWithOverrides,
+  claimsOf,
+  instanceView,
+  profileOf,
+  scenarioView,
+  type ScenarioView,
+} from './scenarios/effects.js'
 import { SCENARIO_HEADER, UnknownScenarioError } from './scenarios/index.js'
 import { redirectLocation } from '../fastapi/python/url-quote.js'
 import { settle } from './boundary.js'
@@ -31,19 +40,15 @@ export function createApi(settings: CoreSettings, operations: Operations) {
     const instance = await settings.instanceFor(exchange.request)
     const body = bodyCopy(exchange.request)
     let view: ScenarioView | undefined
+    const answerIn = (found: ScenarioView) => answer(result, exchange, (view = found), settings, instance, operations)
     const response = await settle(
-      async () =>
-        answer(
-          result,
-          exchange,
-          (view = await viewOf(exchange.request, instance, settings)),
-          settings,
-          instance,
-          operations,
-        ),
+      () => {
+        const found = viewOf(exchange.request, instance, settings)
+        return found instanceof Promise ? found.then(answerIn) : answerIn(found)
+      },
       (error) => settings.logError(`${exchange.method} ${exchange.url.pathname} failed:`, error),
     )
-    const bytes = await body
+    const bytes = body && (await body)
     const requestBody = bytes && new Uint8Array(bytes)
     journal(instance, exchange, response, started, requestBody)
     settings.sessions?.reclaim()
@@ -58,13 +63,22 @@ export function createApi(settings: CoreSettings, operations: Operations) {
 }
 
 /**
- * The world, clock, faults and scenario effects a request is answered with: its instance's, and
- * the scenarios its `X-Mock-Scenario` names on top, for this request only (400 for an unknown name).
+ * The world, clock, faults and scenario effects a request is answered with: its instance's (at once: most
+ * requests name no scenario), and the scenarios its `X-Mock-Scenario` names on top, for this request only
+ * (400 for an unknown name).
  */
-async function viewOf(request: Request, instance: MockInstance, settings: CoreSettings): Promise<ScenarioView> {
+function viewOf(
+  request: Request,
+  instance: MockInstance,
+  settings: CoreSettings,
+): ScenarioView | Promise<ScenarioView> {
   const names = request.headers.get(SCENARIO_HEADER)
+  return names === null ? instanceView(instance) : namedView(instance, names, settings)
+}
+
+async function namedView(instance: MockInstance, names: string, settings: CoreSettings): Promise<ScenarioView> {
   try {
-    return await scenarioView(instance, names === null ? [] : settings.scenarios.resolve(names))
+    return await scenarioView(instance, settings.scenarios.resolve(names))
   } catch (error) {
     if (error instanceof UnknownScenarioError) throw httpError(400, `${error.message} (${SCENARIO_HEADER})`)
     throw error
@@ -82,8 +96,10 @@ async function answer(
   switch (result.kind) {
     case 'match': {
       const name = result.route.name as OperationName
-      const fault = await faultOf(name, view, settings)
-      if (fault) return fault
+      const fault = view.faults.decide(name)
+      const wait = settings.delayMs + fault.latencyMs
+      const instead = fault.outcome === 'answer' && wait === 0 ? undefined : await faultAnswer(fault, wait)
+      if (instead) return instead
       if (canGrow(request)) instance.admit(bodyLength, 'this change')
       const now = view.clock.nowSeconds()
       const { world, effects } = view
@@ -95,10 +111,8 @@ async function answer(
           query: new QueryParams(url.search.slice(1)),
           world,
           profile,
-          verifyToken: async (token) => {
-            const claims = await settings.verifyToken(token, now)
-            return claims && claimsOf(claims, effects)
-          },
+          verifyToken: (token) =>
+            afterCheck(settings.verifyToken(token, now), (claims) => claims && claimsOf(claims, effects)),
           now,
           intercept: instance.overrides.hook(name, { world, request, profile }),
         }),
@@ -136,14 +150,8 @@ function isRecordable(operation: OperationName, response: Outcome, view: Scenari
   return !effects || (!effects.overrides[operation]?.length && effects.claims.length === 0 && !effects.profile)
 }
 
-/** Waits the configured latency; then the answer a fault puts in place of the operation's, if any. */
-async function faultOf(
-  operation: OperationName,
-  view: ScenarioView,
-  settings: CoreSettings,
-): Promise<Outcome | undefined> {
-  const fault = view.faults.decide(operation)
-  const wait = settings.delayMs + fault.latencyMs
+/** Waits `wait` ms; then the answer a fault puts in place of the operation's, if any. */
+async function faultAnswer(fault: FaultDecision, wait: number): Promise<Outcome | undefined> {
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
   if (fault.outcome === 'drop') return Response.error()
   if (fault.outcome === 'answer') return undefined

@@ -1,5 +1,5 @@
 import { httpError } from '../fastapi/http/responses.js'
-import type { Answer } from './exchange.js'
+import type { Answer, Exchange } from './exchange.js'
 
 /**
  * Refuses a request body over `maxBytes` with 413 before anything else looks at the request
@@ -8,11 +8,10 @@ import type { Answer } from './exchange.js'
  * its body read, so no later step can be made to read more.
  */
 export function withBodyLimit(next: Answer, maxBytes: number): Answer {
-  return async (exchange) => {
+  const limited = async (exchange: Exchange, body: ReadableStream<Uint8Array>) => {
     const { request } = exchange
-    if (!request.body) return next(exchange)
     if (Number(request.headers.get('content-length')) > maxBytes) return tooLarge()
-    const bytes = await readUpTo(request.body, maxBytes)
+    const bytes = await readUpTo(body, maxBytes)
     if (!bytes) return tooLarge()
     const read = new Request(request.url, {
       method: request.method,
@@ -22,6 +21,7 @@ export function withBodyLimit(next: Answer, maxBytes: number): Answer {
     })
     return next({ ...exchange, request: read, bodyLength: bytes.byteLength })
   }
+  return (exchange) => (exchange.request.body ? limited(exchange, exchange.request.body) : next(exchange))
 }
 
 const tooLarge = () => httpError(413, 'Request body too large')

@@ -1,4 +1,5 @@
 import type { Claims } from '../model/auth/claims.js'
+import type { TokenCheck } from '../model/auth/tokens.js'
 import type { Profile } from '../model/profile.js'
 import type { World } from '../model/world.js'
 import type { QueryParams } from '../fastapi/http/query-string.js'
@@ -13,7 +14,7 @@ interface OperationContext {
   world: World
   profile: Profile
   /** Checks a bearer token (signature once per distinct token) against the instance's clock. */
-  verifyToken: (token: string) => Promise<Claims | undefined>
+  verifyToken: (token: string) => TokenCheck
   /** The instance's clock when the operation started, in whole Unix seconds: what new records are stamped with. */
   now: number
   /**

@@ -1,4 +1,4 @@
-import type { Claims } from '../model/auth/claims.js'
+import type { TokenCheck } from '../model/auth/tokens.js'
 import type { Fixtures } from '../factories/fixtures.js'
 import type { MockInstance } from './instance/instance.js'
 import type { World } from '../model/world.js'
@@ -14,7 +14,7 @@ export interface AnsweredOperation {
   body: Uint8Array | undefined
   response: Outcome
   world: World
-  verifyToken: (token: string) => Promise<Claims | undefined>
+  verifyToken: (token: string) => TokenCheck
 }
 
 /** Hands an answered operation to the instance's contract recorder (core/journal/recorder.ts). */
@@ -38,7 +38,7 @@ async function roleOf(
   authorization: string | null,
   fixtures: Fixtures,
   world: World,
-  verifyToken: (token: string) => Promise<Claims | undefined>,
+  verifyToken: (token: string) => TokenCheck,
 ): Promise<string> {
   const token = bearerToken(authorization)
   if (token === undefined) return ANONYMOUS

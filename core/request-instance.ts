@@ -10,8 +10,11 @@ import { SESSION_FROM_HEADER, SESSION_HEADER, type Sessions, type SessionTranspo
  * use a session that exists but not start one (403): starting one could let the developer's go.
  */
 export function instanceResolver(backend: MockInstance | Sessions, transport: SessionTransport, guard?: ControlGuard) {
+  if (backend instanceof MockInstance) {
+    const instance = Promise.resolve(backend)
+    return (): Promise<MockInstance> => instance
+  }
   return async (request: Request): Promise<MockInstance> => {
-    if (backend instanceof MockInstance) return backend
     const key = transport.keyOf(request)
     if ('invalid' in key)
       throw httpError(400, `Invalid ${key.named}: use 1 to 128 characters among A-Z a-z 0-9 . _ ~ -`)

@@ -105,7 +105,8 @@ function dispatcher(settings: CoreSettings): Answer {
     const result = route(request.method, pathFromUrlPath(url.pathname))
     const own =
       result.kind === 'match' && META_ROUTES.includes(result.route) ? (meta(result.route) ?? notFound()) : undefined
-    return withoutBodyForHead(request, own ?? (await api(exchange, result)))
+    if (own) return withoutBodyForHead(request, own)
+    return request.method === 'HEAD' ? withoutBodyForHead(request, await api(exchange, result)) : api(exchange, result)
   }
 }
 

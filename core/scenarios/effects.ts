@@ -57,6 +57,15 @@ export async function selectScenarios(
 export const resetWithScenarios = (instance: MockInstance, world: WorldOptions): Promise<void> =>
   selectScenarios(instance, instance.scenarios.atStart, world)
 
+/** What a request that names no scenario of its own is answered with: the instance's, with its scenarios. */
+export const instanceView = (instance: MockInstance): ScenarioView => ({
+  world: instance.world,
+  clock: instance.clock,
+  faults: instance.faults,
+  fixtures: instance.fixtures,
+  effects: instance.scenarios.selected,
+})
+
 /**
  * What one request is answered with. Without scenarios of its own: the instance's world, clock and
  * faults, with the scenarios selected for it. With some (`X-Mock-Scenario`), they apply on top of
@@ -67,8 +76,7 @@ export const resetWithScenarios = (instance: MockInstance, world: WorldOptions):
  */
 export async function scenarioView(instance: MockInstance, scenarios: readonly Scenario[]): Promise<ScenarioView> {
   const base = instance.scenarios.selected
-  const own = { world: instance.world, clock: instance.clock, faults: instance.faults, fixtures: instance.fixtures }
-  if (scenarios.length === 0) return { ...own, effects: base }
+  if (scenarios.length === 0) return instanceView(instance)
   const clock = copyClock(instance.clock)
   const faults = new Faults()
   faults.set(instance.faults.config)

@@ -1,4 +1,5 @@
 import type { Claims } from '../../model/auth/claims.js'
+import { afterCheck, type TokenCheck } from '../../model/auth/tokens.js'
 import type { Profile } from '../../model/profile.js'
 import { errorText } from './error-texts.js'
 import { httpError } from './responses.js'
@@ -11,23 +12,24 @@ export const WRONG_SCHEME_DETAIL = 'Invalid authentication credentials'
 
 /**
  * FastAPI's `HTTPBearer()` followed by the server's JWT check: the claims of a valid token,
- * or a thrown 401/403 answer. Runs before any parameter validation, as dependencies do.
+ * or a thrown 401/403 answer (at once when the token is remembered, else through the promise). Runs before any parameter validation, as dependencies do.
  * Credentials are not trimmed (FastAPI strips them only from 0.128.1 on).
  */
-export async function authenticate(
+export function authenticate(
   request: Request,
   profile: Profile,
-  verify: (token: string) => Promise<Claims | undefined>,
-): Promise<Claims> {
+  verify: (token: string) => TokenCheck,
+): Claims | Promise<Claims> {
   const authorization = request.headers.get('authorization')
   const [scheme, credentials] = partition(authorization ?? '', ' ')
   if (!authorization || !scheme || !credentials) throw notAuthenticated(profile)
   if (scheme.toLowerCase() !== 'bearer') {
     throw profile.missingCredentialsStatus === 403 ? httpError(403, WRONG_SCHEME_DETAIL) : notAuthenticated(profile)
   }
-  const claims = await verify(credentials)
-  if (!claims) throw invalidToken(profile)
-  return claims
+  return afterCheck(verify(credentials), (claims) => {
+    if (!claims) throw invalidToken(profile)
+    return claims
+  })
 }
 
 /** The answer to a request without credentials: 401 with the Bearer challenge, or 403 (FastAPI ≤0.121). */

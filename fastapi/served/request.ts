@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { Claims } from '../../model/auth/claims.js'
+import type { TokenCheck } from '../../model/auth/tokens.js'
 import type { Profile } from '../../model/profile.js'
 import { readBody } from '../http/body.js'
 import { pathReader, queryReader, throwIfInvalid, validateParams, type ParamSource } from '../http/params.js'
@@ -27,7 +28,7 @@ export interface ServedRequestContext {
   params: Record<string, string>
   query: QueryParams
   profile: Profile
-  verifyToken: (token: string) => Promise<Claims | undefined>
+  verifyToken: (token: string) => TokenCheck
 }
 
 /**

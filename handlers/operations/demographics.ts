@@ -26,7 +26,7 @@ export const bulkAddValues: Operation = async ({ request, params, world, profile
       : validateInput(bulkAddBody(profile), body, ['body'], profile)
   throwIfInvalid([...path.errors, ...(items.ok ? [] : items.errors)])
   const accepted = (items as { value: { values: NewValue[] } }).value
-  const overridden = await intercept?.({ query: {}, params: path.values, body: accepted, claims: user })
+  const overridden = intercept && (await intercept({ query: {}, params: path.values, body: accepted, claims: user }))
   if (overridden) return overridden
   const dimension = world.dimensionById().get(path.values.dimension_id as string)
   if (!dimension) throw httpError(404, errorText(profile, 'dimensionNotFound'))

@@ -20,7 +20,7 @@ export const listPersonas: Operation = async ({ request, query, world, profile, 
   const parameters = { source: 'query' as const, schema: listPersonasQuery(profile), read: queryReader(query) }
   const { values, errors } = validateParams([parameters], profile)
   throwIfInvalid(errors)
-  const overridden = await intercept?.({ query: values, params: {}, body: undefined, claims: user })
+  const overridden = intercept && (await intercept({ query: values, params: {}, body: undefined, claims: user }))
   if (overridden) return overridden
   const teamId = (values.team_id as string | null) ?? user.team_id
   if (!teamId) throw httpError(400, errorText(profile, 'teamRequired'))

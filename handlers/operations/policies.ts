@@ -34,7 +34,8 @@ export const listPolicyRules: Operation = async ({
   )
   throwIfInvalid(errors)
   const { policy_id, ...paging } = values
-  const overridden = await intercept?.({ query: paging, params: { policy_id }, body: undefined, claims: user })
+  const overridden =
+    intercept && (await intercept({ query: paging, params: { policy_id }, body: undefined, claims: user }))
   if (overridden) return overridden
   const policy = world.policyById().get(values.policy_id as string)
   if (!policy || (!user.is_super_admin && policy.team_id !== user.team_id))

@@ -12,7 +12,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { http } from 'msw'
 import { setupServer } from 'msw/node'
-import { poolEmptied } from './in-process.mjs'
+import { medianRange, poolEmptied } from './in-process.mjs'
 
 const SIZE = 10_000
 const CONNECTIONS = 10
@@ -86,10 +86,7 @@ const percent = (ratio) => `${Math.round(ratio * 100)}%`
  */
 function pairedRatio(name) {
   const ratios = runs.anchor.map((anchorUs, round) => anchorUs / runs[name][round])
-  const resampled = Array.from({ length: 2000 }, () =>
-    median(ratios.map(() => ratios[Math.floor(Math.random() * ratios.length)])),
-  ).sort((a, b) => a - b)
-  return `${percent(median(ratios))} (90% range ${percent(resampled[100])}–${percent(resampled[1899])})`
+  return `${percent(median(ratios))} (90% range ${medianRange(ratios).map(percent).join('–')})`
 }
 
 const anchor = quartile(runs.anchor)
