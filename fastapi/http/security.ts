@@ -12,7 +12,8 @@ export const WRONG_SCHEME_DETAIL = 'Invalid authentication credentials'
 
 /**
  * FastAPI's `HTTPBearer()` followed by the server's JWT check: the claims of a valid token,
- * or a thrown 401/403 answer (at once when the token is remembered, else through the promise). Runs before any parameter validation, as dependencies do.
+ * or a thrown 401/403 answer (at once when the token is remembered, else through the promise).
+ * Runs before any parameter validation, as dependencies do.
  * Credentials are not trimmed (FastAPI strips them only from 0.128.1 on).
  */
 export function authenticate(
