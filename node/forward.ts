@@ -1,12 +1,13 @@
 import { bypass, http, type RequestHandler } from 'msw'
 import { type ForwardRoute, type ForwardTimeouts, DEFAULT_FORWARD_TIMEOUTS, isUnder } from '../core/forward-routes.js'
 import type { MockInstance } from '../core/instance/instance.js'
+import { CONNECTION_HEADERS } from '../core/connection-headers.js'
 
 /**
- * Headers `fetch` wrote for itself: it decoded the body, so the answer's length and encoding are no longer
- * those of the body handed on; and the connection's own (hop-by-hop) headers.
+ * The connection's own headers, and those `fetch` made untrue: it decoded the body, so the answer's length and
+ * encoding are no longer those of the body handed on.
  */
-const NOT_HANDED_ON = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'])
+const NOT_HANDED_ON = new Set([...CONNECTION_HEADERS, 'content-encoding', 'content-length'])
 
 /**
  * msw handlers sending requests under a forwarded prefix of `baseUrl` to their real server with `fetch`

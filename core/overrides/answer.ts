@@ -8,6 +8,7 @@ import { invalidToken, notAuthenticated } from '../../fastapi/http/security.js'
 import type { Profile } from '../../model/profile.js'
 import { HTTPError, ValidationError } from '../../model/schemas.js'
 import { writeResource } from '../../fastapi/wire/encode.js'
+import { CONNECTION_HEADERS } from '../connection-headers.js'
 
 /** An override FastAPI could not have answered: an unknown shape, a status or a body its response model refuses. */
 export class InvalidOverrideError extends TypeError {
@@ -26,15 +27,7 @@ export type PreparedAnswer = (profile: Profile) => Outcome
 /** Headers every host can send: a token for a name (RFC 9110); a value of tabs, visible ASCII and Latin-1. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 /** Headers of the connection and the body's framing, which an answer given as a body cannot set. */
-const FRAMING_HEADERS = new Set([
-  'connection',
-  'content-length',
-  'keep-alive',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-])
+const FRAMING_HEADERS = new Set([...CONNECTION_HEADERS, 'content-length'])
 const HeaderMap = z
   .record(
     z.string(),

@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { DEFAULT_FORWARD_TIMEOUTS, type ForwardTimeouts } from '../../core/forward-routes.js'
+import { CONNECTION_HEADERS } from '../../core/connection-headers.js'
 
 export { DEFAULT_FORWARD_TIMEOUTS, type ForwardTimeouts }
 
@@ -34,15 +35,9 @@ export const targetUrl = (base: URL, target: string): URL =>
  * written again from the bytes sent.
  */
 const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
+  ...CONNECTION_HEADERS,
   'proxy-authenticate',
   'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
   'host',
   'content-length',
 ])

@@ -11,7 +11,15 @@ let real: RecordingTarget
 let mock: MockServer
 
 beforeAll(async () => {
-  real = await startRecordingTarget({ status: 201, statusText: 'Made Here', json: PAGE, headers: [['x-real', 'yes']] })
+  real = await startRecordingTarget({
+    status: 201,
+    statusText: 'Made Here',
+    json: PAGE,
+    headers: [
+      ['x-real', 'yes'],
+      ['proxy-connection', 'keep-alive'],
+    ],
+  })
   mock = await createMockServer({ forward: { '/v1/agents': real.url, '/v1/personas': `${real.url}/api` } })
 })
 afterAll(() => {
@@ -23,6 +31,7 @@ it('answers a forwarded prefix from the real server, decoded, and journals it', 
   const answer = await fetch(mock.url('/v1/agents/?limit=2'), { method: 'POST', body: '{"name":"a"}' })
   expect([answer.status, answer.statusText, answer.headers.get('x-real')]).toEqual([201, 'Made Here', 'yes'])
   expect(answer.headers.get('content-encoding'), 'fetch decoded it').toBeNull()
+  expect(answer.headers.get('proxy-connection'), "the real server's connection's").toBeNull()
   expect(await answer.text()).toBe(PAGE)
   expect(real.seen).toMatchObject({ method: 'POST', url: '/v1/agents/?limit=2', body: '{"name":"a"}' })
   expect(mock.instance.journal.list({ limit: 1 })).toMatchObject([

@@ -78,6 +78,7 @@ it('refuses bad bodies with 400 naming the problem, and unknown operations with 
     [[1], 'give {"status", "body"}, {"error"} or a function of the request'],
     [{ body: { results: [], total: 0 }, headers: { 'x-a': 'a\nb' } }, 'a header value holds tabs, visible ASCII'],
     [{ body: { results: [], total: 0 }, headers: { connection: 'keep-alive' } }, 'the server writes connection'],
+    [{ body: { results: [], total: 0 }, headers: { 'Proxy-Connection': 'close' } }, 'proxy-connection, te'],
   ] as const
   for (const [json, problem] of bad) {
     const answered = await put('list_personas', json)
