@@ -22,10 +22,14 @@ export type CollectionName = keyof typeof RECORD_SCHEMAS
 /** The collections of a world, in the order a state file holds them. */
 export const COLLECTION_NAMES = Object.keys(RECORD_SCHEMAS) as CollectionName[]
 type Collections = { [Name in CollectionName]: TrackedCollection<(typeof RECORD_SCHEMAS)[Name]> }
-/** What a watcher of a world hears: records stored (by `createAll`), a record deleted (by @msw/data). */
+/**
+ * What a watcher of a world hears: records stored (by `createAll`), a record deleted (by @msw/data), a served
+ * document's collection replaced (`before`: every such collection as it was).
+ */
 export interface WorldWatcher {
   stored?(name: CollectionName, records: readonly object[]): void
   deleted?(name: CollectionName, record: object): void
+  documented?(collection: string, before: DocumentedContents): void
 }
 
 /**
@@ -151,8 +155,10 @@ export class World {
 
   /** Replaces the records of a served document's collection. */
   setDocumented(collection: string, records: readonly DocumentedRecord[]): void {
-    this.#documented = Object.freeze({ ...this.documentedContents, [collection]: Object.freeze([...records]) })
+    const before = this.documentedContents
+    this.#documented = Object.freeze({ ...before, [collection]: Object.freeze([...records]) })
     this.#documentedWrites++
+    for (const watcher of this.#watchers) watcher.documented?.(collection, before)
   }
 
   /** The world this one is a fork of (undefined: a world of its own). */
@@ -211,7 +217,8 @@ export class World {
 
   /**
    * Tells `watcher` of every change to any collection of this world: records stored by
-   * `createAll` (after), a record deleted by @msw/data's `delete`, `deleteMany` or `clear` (as it goes).
+   * `createAll` (after), a record deleted by @msw/data's `delete`, `deleteMany` or `clear` (as it goes),
+   * a served document's collection replaced by {@link setDocumented} (after). A state loaded whole is not told.
    */
   watch(watcher: WorldWatcher): void {
     this.#watchers.push(watcher)

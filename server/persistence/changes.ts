@@ -1,4 +1,5 @@
 import { Query } from '@msw/data'
+import { z } from 'zod'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { putBack } from '../../model/msw-data-internals.js'
 import { COLLECTION_NAMES, type CollectionName, type World } from '../../model/world.js'
@@ -10,8 +11,9 @@ import { PyDict, PyFloat, type PyValue } from '../../fastapi/python/value.js'
 /** One change of the default world, as the persistence keeps it: its log line and how to take it back. */
 export interface Change {
   /**
-   * The log line: `{"stored": <collection>, "records": [...]}`, the records written as a state file
-   * writes them. Undefined for a whole new world (a reset, an import): a snapshot carries it.
+   * The log line: `{"stored": <collection>, "records": [...]}` (records added), or `{"documented": <path>,
+   * "records": [...]}` (a served document's collection as it now is), the records written as a state file writes
+   * them. Undefined for a whole new world (a reset, an import) or a delete: a snapshot carries it.
    */
   readonly json: string | undefined
   /** Takes the change back out of the world; synchronous, so nothing runs between the undos of a rollback. */
@@ -25,7 +27,8 @@ interface Deletable {
 
 /**
  * Reports every change to an instance's world as it is made: records stored in any collection of
- * the current world (a bulk add), and a world swapped in whole (a reset, an import). Records
+ * the current world (a bulk add), a record deleted, a served document's collection written (its
+ * create, update and delete), and a world swapped in whole (a reset, an import). Records
  * stored in a world that is no longer current (a write that lost a race with a reset) change
  * nothing that is kept, and are not reported.
  */
@@ -58,6 +61,15 @@ export function watchChanges(instance: MockInstance, onChange: (change: Change) 
         if (instance.world === world && !undoing)
           onChange({ json: undefined, undo: () => putBack(world[name] as never, [record]) })
       },
+      // A served document's collection is logged whole as it now is (such collections are small: generated,
+      // then written one record a request), and undone by putting every such collection back as it was.
+      documented: (collection, before) => {
+        if (instance.world === world)
+          onChange({
+            json: encodePythonJson({ documented: collection, records: world.documented(collection) }),
+            undo: () => world.loadDocumented(before),
+          })
+      },
     })
   }
   watch(instance.world)
@@ -84,18 +96,35 @@ function stored(world: World, name: CollectionName, records: readonly object[]):
  */
 export async function replay(instance: MockInstance, json: string): Promise<void> {
   const decoded = decodeJsonBody(new TextEncoder().encode(json), STATE_JSON_DEPTH)
-  const change = (decoded.ok ? toPlain(decoded.value) : undefined) as { stored?: CollectionName; records?: never[] }
+  const line = decoded.ok ? decoded.value : undefined
+  const documented = DocumentedChange.safeParse(line instanceof PyDict ? toPlain(line, false) : undefined)
+  if (documented.success) return instance.world.setDocumented(documented.data.documented, documented.data.records)
+  const change = (line === undefined ? undefined : toPlain(line, true)) as {
+    stored?: CollectionName
+    records?: never[]
+  }
   if (!COLLECTION_NAMES.includes(change?.stored as never) || !Array.isArray(change.records))
     throw new Error('not a change of an agent-console-mock log')
   await instance.world[change.stored!].createAll(change.records)
 }
 
-/** Python values to the records' plain shapes, as a state file is read: `value_metadata` stays a Python dict. */
-function toPlain(value: PyValue): unknown {
+/** A served document's collection as logged: its records are plain JSON objects, as a state file holds them. */
+const DocumentedChange = z.object({ documented: z.string(), records: z.array(z.record(z.string(), z.unknown())) })
+
+/**
+ * Python values to the records' plain shapes, as a state file is read: with `keepMetadata`, a mock record's
+ * `value_metadata` stays a Python dict (a served document's records are plain JSON throughout).
+ */
+function toPlain(value: PyValue, keepMetadata: boolean): unknown {
   if (value instanceof PyFloat) return value.value
-  if (Array.isArray(value)) return value.map(toPlain)
+  if (Array.isArray(value)) return value.map((item) => toPlain(item, keepMetadata))
   if (value instanceof PyDict) {
-    return Object.fromEntries([...value].map(([key, item]) => [key, key === 'value_metadata' ? item : toPlain(item)]))
+    return Object.fromEntries(
+      [...value].map(([key, item]) => [
+        key,
+        keepMetadata && key === 'value_metadata' ? item : toPlain(item, keepMetadata),
+      ]),
+    )
   }
   return value
 }

@@ -1,0 +1,67 @@
+/**
+ * Writes to a served document's collections (`--openapi`, by convention: POST, PATCH, DELETE) are on disk
+ * before their answer with `--state-file`: a kill -9 right after a 2xx loses none of them, the log replays
+ * them in order, and a restart after that replay compacts them into the snapshot.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import { startCli, type CliServer } from './support/cli.js'
+import { DOCUMENTS } from '../openapi/documents.js'
+import { json, NEW_AGENT } from '../openapi/exercise.js'
+
+const folders: string[] = []
+const servers: CliServer[] = []
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.stop('SIGKILL')
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
+})
+
+async function start(file: string) {
+  const args = ['--port', '0', '--quiet', '--personas', '4', '--state-file', file, '--openapi', DOCUMENTS['3.1']]
+  const server = await startCli(args)
+  servers.push(server)
+  return server
+}
+
+async function agents(server: CliServer) {
+  const token = (await json(await fetch(`${server.url}/__mock/fixtures`))).tokens.team_reader
+  const send = (method: string, path: string, body?: unknown) =>
+    fetch(`${server.url}/v1/agents/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  return { send, read: async (id: string) => (await send('GET', id)).status }
+}
+
+it("keeps a served collection's create, change and delete across kill -9", async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'acm-documented-'))
+  folders.push(folder)
+  const file = join(folder, 'state.json')
+  let server = await start(file)
+  let api = await agents(server)
+  const created = await api.send('POST', '', NEW_AGENT)
+  expect(created.status).toBe(201)
+  const kept = (await json(created)).id as string
+  const [seeded] = (await json(await api.send('GET', '?limit=1'))).results
+  expect((await api.send('DELETE', seeded.id)).status).toBe(204)
+  const changed = await api.send('PATCH', kept, { name: 'renamed before the kill' })
+  expect(changed.status).toBe(200)
+  await server.stop('SIGKILL')
+
+  server = await start(file)
+  api = await agents(server)
+  expect((await json(await api.send('GET', kept))).name, 'the create and the change are kept').toBe(
+    'renamed before the kill',
+  )
+  expect(await api.read(seeded.id), 'the deleted record stays deleted').toBe(404)
+
+  expect((await api.send('DELETE', kept)).status).toBe(204)
+  await server.stop('SIGKILL')
+  server = await start(file)
+  api = await agents(server)
+  expect(await api.read(kept)).toBe(404)
+  expect(await api.read(seeded.id)).toBe(404)
+})
