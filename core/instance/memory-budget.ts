@@ -121,7 +121,7 @@ export const snapshotBytes = (world: World): number =>
 export interface BudgetHolder {
   /** Every world held now (the default one, the sessions', the snapshots', kept bases). */
   worlds(): Iterable<World>
-  /** What else is held besides the worlds: the journals and recorded contracts. Read after every request: O(1). */
+  /** What else is held besides the worlds: journals, recorded contracts, overrides. Read after every request: O(1). */
   otherBytes(): number
   /** Lets the least recently used world go; false when none can go. */
   evictOne(): boolean

@@ -97,9 +97,9 @@ export class Sessions {
   /** The sessions' instances once created: what a memory budget counts. */
   #created = new Map<string, MockInstance>()
   /**
-   * What the journals and recorded contracts of the default instance and the created sessions hold, kept as
-   * they grow and shrink: the budget reads it after every request, which a sum over the sessions would make
-   * cost more with every session kept.
+   * What the journals, recorded contracts and overrides of the default instance and the created sessions hold,
+   * kept as they grow and shrink: the budget reads it after every request, which a sum over the sessions would
+   * make cost more with every session kept.
    */
   #heldBytes = 0
 
@@ -118,7 +118,7 @@ export class Sessions {
     })
   }
 
-  /** What the journals and recorded contracts of the default instance and every session hold (an estimate). */
+  /** What the journals, recorded contracts and overrides of the default instance and every session hold (estimated). */
   get heldBytes(): number {
     return this.#heldBytes
   }
@@ -200,20 +200,23 @@ export class Sessions {
     this.#lastUsed.delete(key)
   }
 
-  /** Counts what the instance's journal and recorder hold, and from now on what they add or let go. */
+  /** Counts what the instance's journal, recorder and overrides hold, and from now on what they add or let go. */
   #track(instance: MockInstance): MockInstance {
-    const { journal, recorder } = instance
-    this.#heldBytes += journal.bytes + recorder.bytes
-    journal.onBytes = recorder.onBytes = (delta) => {
-      this.#heldBytes += delta
-    }
+    const { journal, recorder, overrides } = instance
+    this.#heldBytes += journal.bytes + recorder.bytes + overrides.bytes
+    journal.onBytes =
+      recorder.onBytes =
+      overrides.onBytes =
+        (delta) => {
+          this.#heldBytes += delta
+        }
     return instance
   }
 
-  /** Stops counting a dropped session's journal and recorder (requests under way may still write them). */
-  #untrack({ journal, recorder }: MockInstance): void {
-    journal.onBytes = recorder.onBytes = undefined
-    this.#heldBytes -= journal.bytes + recorder.bytes
+  /** Stops counting a dropped session's journal, recorder and overrides (requests under way may still write them). */
+  #untrack({ journal, recorder, overrides }: MockInstance): void {
+    journal.onBytes = recorder.onBytes = overrides.onBytes = undefined
+    this.#heldBytes -= journal.bytes + recorder.bytes + overrides.bytes
   }
 
   #instances(): MockInstance[] {

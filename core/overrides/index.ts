@@ -7,10 +7,24 @@ import { PyDict, PyFloat } from '../../fastapi/python/value.js'
 import { InvalidOverrideError, prepareAnswer, type PreparedAnswer } from './answer.js'
 import type { OperationOverride, OverrideFunction } from './types.js'
 
-/** One operation's override: prepared once (a status and body, an error shape), or a function run per request. */
+/**
+ * One operation's override: prepared once (a status and body, an error shape), or a function run per request;
+ * `bytes`, what it holds ({@link overrideBytes}).
+ */
 type Entry =
-  | { kind: 'answer'; answer: PreparedAnswer; listed: unknown }
-  | { kind: 'function'; run: OverrideFunction<OperationName>; listed: unknown }
+  | { kind: 'answer'; answer: PreparedAnswer; listed: unknown; bytes: number }
+  | { kind: 'function'; run: OverrideFunction<OperationName>; listed: unknown; bytes: number }
+
+/** What an override costs besides its body: the entry, its prepared answer's objects, the operation's name. */
+const ENTRY_BYTES = 1024
+
+/**
+ * What keeping an override set as `listed` holds: its body twice (as set, and as the answer prepared from it)
+ * and the entry. An estimate from the body's JSON, the same in every run, so a memory budget can count it.
+ */
+export const overrideBytes = (listed: unknown): number =>
+  ENTRY_BYTES +
+  2 * (JSON.stringify(listed, (_, value) => (typeof value === 'bigint' ? String(value) : value))?.length ?? 0)
 
 /**
  * The typed overrides of one instance (a Node mock, a page's worker, a Playwright test's world, a session of
@@ -20,6 +34,14 @@ type Entry =
 export class OperationOverrides {
   /** The override of each overridden operation (the API's own by endpoint name, a served one's by its name). */
   readonly #byOperation = new Map<string, Entry>()
+  #bytes = 0
+  /** Told how much {@link bytes} moved by, after each change (a memory budget's running total). */
+  onBytes: ((delta: number) => void) | undefined
+
+  /** An estimate of the heap the overrides hold (what a memory budget counts). */
+  get bytes(): number {
+    return this.#bytes
+  }
 
   /**
    * Answers `operation` with `override` from now on, after authentication and validation.
@@ -30,7 +52,7 @@ export class OperationOverrides {
   set<Op extends OperationName>(operation: Op, override: OperationOverride<Op>): void {
     if (!(OPERATION_NAMES as readonly string[]).includes(operation))
       throw new InvalidOverrideError(String(operation), [`no such operation; known: ${OPERATION_NAMES.join(', ')}`])
-    this.#byOperation.set(operation, entryOf(operation, override))
+    this.#replace(operation, entryOf(operation, override))
   }
 
   /**
@@ -38,15 +60,15 @@ export class OperationOverrides {
    * was set, as `GET /__mock/overrides` shows it), after authentication and validation.
    */
   setPrepared(operation: string, answer: PreparedAnswer, listed: unknown): void {
-    this.#byOperation.set(operation, { kind: 'answer', answer, listed })
+    this.#replace(operation, { kind: 'answer', answer, listed, bytes: overrideBytes(listed) })
   }
 
   /** Drops the override of `operation`, or all of them; whether one was set. */
   clear(operation?: string): boolean {
-    if (operation !== undefined) return this.#byOperation.delete(operation)
-    const had = this.#byOperation.size > 0
-    this.#byOperation.clear()
-    return had
+    const dropped = operation === undefined ? [...this.#byOperation.keys()] : [operation]
+    const had = dropped.filter((name) => this.#byOperation.has(name))
+    for (const name of had) this.#replace(name, undefined)
+    return had.length > 0
   }
 
   /** Whether the operation is answered by a typed override. */
@@ -64,6 +86,15 @@ export class OperationOverrides {
         return entry ? [[name, entry.listed]] : []
       }),
     )
+  }
+
+  /** Puts `entry` in the place of the operation's override (undefined: none), counting what each holds. */
+  #replace(operation: string, entry: Entry | undefined): void {
+    const delta = (entry?.bytes ?? 0) - (this.#byOperation.get(operation)?.bytes ?? 0)
+    if (entry) this.#byOperation.set(operation, entry)
+    else this.#byOperation.delete(operation)
+    this.#bytes += delta
+    this.onBytes?.(delta)
   }
 
   /**
@@ -92,8 +123,9 @@ const entryOf = <Op extends OperationName>(operation: Op, override: OperationOve
         kind: 'function',
         run: override as unknown as OverrideFunction<OperationName>,
         listed: { function: override.name || 'anonymous' },
+        bytes: ENTRY_BYTES,
       }
-    : { kind: 'answer', answer: prepareAnswer(operation, override), listed: override }
+    : { kind: 'answer', answer: prepareAnswer(operation, override), listed: override, bytes: overrideBytes(override) }
 
 /** What an operation has parsed of a request (core/operation.ts's `ParsedRequest`). */
 interface Parsed {

@@ -3,6 +3,7 @@ import { OPERATION_NAMES, type OperationName } from '../../model/api/routes.js'
 import { answer, httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { InvalidOverrideError, type PreparedAnswer } from '../../core/overrides/answer.js'
+import { overrideBytes } from '../../core/overrides/index.js'
 import type { OverrideResult } from '../../core/overrides/types.js'
 import { readJsonBody } from './body.js'
 import { decodedSegment, type ControlRoute } from './route.js'
@@ -62,6 +63,7 @@ async function putOverride(
 ): Promise<Outcome> {
   const name = operationNamed(operation, served)
   const body = await readJsonBody(request)
+  instance.admit(overrideBytes(body), 'this override')
   try {
     const prepare = served.get(name)
     if (prepare) instance.overrides.setPrepared(name, prepare(body), body)

@@ -1,7 +1,7 @@
 /**
  * What the memory budget counts besides seeded worlds (issue #25 item 8): uploaded snapshots, the
- * records a world stores (its own, and those of a served document's collections), and the journals and
- * recorded contracts of every session. Each used to
+ * records a world stores (its own, and those of a served document's collections), and the journals,
+ * recorded contracts and typed overrides of every session. Each used to
  * grow until the server died of "JavaScript heap out of memory"; now each meets the budget first.
  * The built CLI runs with a 128 MB heap and a 16 MB budget, so each would outgrow the heap within
  * a few dozen requests. Loops are bounded by how much the heap could hold, so a server that never
@@ -141,4 +141,28 @@ it('lets the least recently used sessions go as their journals and contracts fil
   const journal = await fetch(`${url}/__session/s${sessions - 1}/__mock/requests`)
   const { requests } = (await journal.json()) as { requests: unknown[] }
   expect(requests.length, 'the newest keeps its journal').toBeGreaterThan(50)
+}, 300_000)
+
+it("counts the sessions' overrides: old sessions go as new ones set large overrides, and it answers on", async () => {
+  const { url } = await start(['--sessions', '1000'])
+  // Three overrides of ~900 KB a session: ~5 MB each with their prepared answers, 60 sessions would hold 300 MB.
+  const detail = 'x'.repeat(900 * 1024)
+  const sessions = 60
+  for (let s = 0; s < sessions; s++) {
+    for (const operation of ['list_personas', 'bulk_add_values', 'list_policy_rules']) {
+      const put = await fetch(`${url}/__session/s${s}/__mock/overrides/${operation}`, {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify({ status: 503, body: { detail } }),
+      })
+      expect(put.status, `session ${s}, ${operation}`).toBe(200)
+      await put.arrayBuffer()
+    }
+  }
+  await expectAlive(url)
+  const kept = ((await (await fetch(`${url}/__mock/sessions`)).json()) as { sessions: Array<{ key: string }> }).sessions
+  expect(kept.length, 'sessions were let go, though --sessions is 1000').toBeLessThan(sessions / 2)
+  expect(kept.at(-1)!.key, 'never the newest').toBe(`s${sessions - 1}`)
+  const newest = await fetch(`${url}/__session/s${sessions - 1}/__mock/overrides`)
+  expect(Object.keys(((await newest.json()) as { overrides: object }).overrides)).toHaveLength(3)
 }, 300_000)
