@@ -9,7 +9,9 @@ import { isMethodToken } from '../core/sent-method.js'
  * - `CONNECT` comes as a `connect` event with the bare socket, which Node would otherwise close;
  * - a method Node's parser does not know (`FOOBAR`, `get`) comes as a `clientError`
  *   (`HPE_INVALID_METHOD`) with the bytes of the request's head, where Node would answer a bare 400.
- * Either way the connection closes after the answer: Node's parser is done with that socket.
+ * Either way the connection closes after the answer: Node's parser is done with that socket. And a request
+ * whose `Expect` is not `100-continue` comes as `checkExpectation`, where Node would answer 417: uvicorn
+ * ignores such an expectation, so the app answers it as any other request.
  * Bytes Node cannot read that come while a request of the same connection is being answered (a
  * GET's body sent with neither a length nor chunks) get no answer of their own: the one under way
  * is finished, then the connection closed. Bytes it cannot read in the body of the request under way
@@ -21,6 +23,7 @@ export function answerUncarriedMethods(server: Server, app: Express): void {
     answering.set(req.socket, res)
     res.once('finish', () => answering.get(req.socket) === res && answering.delete(req.socket))
   })
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res))
   server.on('connect', (req: IncomingMessage, socket: Socket) => answerDetached(app, req, socket))
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     const underWay = answering.get(socket)
@@ -42,6 +45,9 @@ function closeAfter(res: ServerResponse, socket: Socket): void {
 
 /** The app's answer on a socket that Node's server no longer reads, which then closes. */
 function answerDetached(app: Express, req: IncomingMessage, socket: Socket): void {
+  // An authority-form target (`CONNECT host:port`) is no path Express routes: uvicorn hands it to Starlette as
+  // the path, which no route matches, as `/host:port` matches none.
+  if (!req.url?.startsWith('/') && !/^https?:\/\//i.test(req.url ?? '')) req.url = `/${req.url ?? ''}`
   const res = new ServerResponse(req)
   res.shouldKeepAlive = false
   res.assignSocket(socket)
@@ -73,7 +79,9 @@ function requestOf(packet: Buffer, socket: Socket): IncomingMessage | undefined 
     const key = name.toLowerCase()
     req.headers[key] = req.headers[key] === undefined ? value : `${req.headers[key]}, ${value}`
   }
-  req.push(null) // the body, if any, is not read: the connection closes after the answer
+  // The body, if any, is not read (the connection closes after the answer): the app sees a request without one.
+  for (const framing of ['content-length', 'transfer-encoding']) delete req.headers[framing]
+  req.push(null)
   return req
 }
 

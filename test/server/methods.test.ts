@@ -100,3 +100,28 @@ it('refuses a chunked body it cannot read with 400 and closes, and answers on (i
   expect(answer).toMatch(/\r\nconnection: close\r\n/i)
   expect((await fetch(`${running.url}/__mock/health`)).status).toBe(200)
 })
+
+it('answers a method Node does not know sent with a body, as without one (it used to close unanswered)', async () => {
+  for (const method of ['FOOBAR', 'get']) {
+    const head = `${method} /v1/personas/ HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n`
+    const answer = await sendRaw(running.url, `${head}content-length: 2\r\n\r\n{}`)
+    expect(answer, method).toMatch(/^HTTP\/1\.1 405 /)
+    expect(answer, method).toMatch(/\{"detail":"Method Not Allowed"\}$/)
+  }
+})
+
+it("answers CONNECT to an authority as Starlette's router does: 404 JSON (it was Express's page)", async () => {
+  const { host } = new URL(running.url)
+  const answer = await sendRaw(running.url, `CONNECT ${host} HTTP/1.1\r\nHost: ${host}\r\n\r\n`)
+  expect(answer).toMatch(/^HTTP\/1\.1 404 /)
+  expect(answer).toMatch(/\r\ncontent-type: application\/json\r\n/i)
+  expect(answer).toMatch(/\r\n\r\n\{"detail":"Not Found"\}$/)
+})
+
+it('answers a request whose Expect is not 100-continue as uvicorn does: as any other (Node answered 417)', async () => {
+  const head = 'GET /v1/personas/ HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: foo\r\nConnection: close\r\n'
+  const token = running.sessions.primary.fixtures.tokens.team_reader
+  const answer = await sendRaw(running.url, `${head}Authorization: Bearer ${token}\r\n\r\n`)
+  expect(answer).toMatch(/^HTTP\/1\.1 200 /)
+  expect(answer).toMatch(/\r\n\r\n\{"results":\[/)
+})
