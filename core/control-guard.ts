@@ -46,12 +46,36 @@ export function foreignSender(request: Request, guard: ControlGuard): string | u
   return request.headers.get('sec-fetch-site') === 'cross-site' ? 'a page of another site' : undefined
 }
 
+/** Methods that change nothing: a page of any origin may send them (the API's answers stay FastAPI's). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Refuses changes to the API sent by another web page than the developer's own ({@link foreignSender}), as the
+ * control API refuses them: such a page can sign a token with the public development secret, and would
+ * otherwise write into the developer's world (one kept on disk, too). Reads stay open to any origin; CORS keeps a
+ * foreign page from sending a token with them (core/cors.ts, handlers/app.ts).
+ */
+export function withForeignChangesRefused(next: Answer, guard: ControlGuard): Answer {
+  return (exchange) => {
+    const { request, url } = exchange
+    if (SAFE_METHODS.has(request.method) || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return next(exchange)
+    const sender = foreignSender(request, guard)
+    if (sender === undefined) return next(exchange)
+    return Promise.resolve(
+      httpError(
+        403,
+        `Changes from ${sender} are refused: only the developer's own pages may change the mock. Start it with --allow-origin <that origin> to trust that page.`,
+      ),
+    )
+  }
+}
+
 /**
  * Refuses control requests that could come from somewhere other than the developer's own
  * pages and tools: a Host that is not this server's (DNS rebinding), a missing control
  * token, a state-changing request from a foreign origin or with a body that is not JSON
- * (a "simple" cross-site request needs no preflight). The API itself is left alone: it
- * answers any origin, as documented.
+ * (a "simple" cross-site request needs no preflight). The API has its own, lighter guard
+ * ({@link withForeignChangesRefused}).
  */
 export function withControlGuard(next: Answer, guard: ControlGuard): Answer {
   // Read on every request: a server learns its own addresses once it listens.
@@ -70,7 +94,7 @@ export function withControlGuard(next: Answer, guard: ControlGuard): Answer {
     if (guard.token !== undefined && request.headers.get(CONTROL_TOKEN_HEADER) !== guard.token) {
       return httpError(401, `The control API needs the ${CONTROL_TOKEN_HEADER} header the server printed at start.`)
     }
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return next(exchange)
+    if (SAFE_METHODS.has(request.method)) return next(exchange)
     const origin = request.headers.get('origin')
     if (origin !== null && !trustedOrigin(origin, guard)) {
       return httpError(

@@ -10,7 +10,7 @@ import { pathFromUrlPath } from '../fastapi/python/url-quote.js'
 import { createApi } from '../core/api.js'
 import { withBodyLimit } from '../core/body-limit.js'
 import { settle } from '../core/boundary.js'
-import { CONTROL_PREFIX, trustedOrigin, withControlGuard } from '../core/control-guard.js'
+import { CONTROL_PREFIX, trustedOrigin, withControlGuard, withForeignChangesRefused } from '../core/control-guard.js'
 import { withCors } from '../core/cors.js'
 import type { Answer, Exchange } from '../core/exchange.js'
 import { createMetaAnswers, META_ROUTES } from '../core/meta.js'
@@ -39,6 +39,7 @@ export function createCore(options: CoreOptions): Core {
 /** The core for settings resolved already, taken as they are (the standalone server resolves its own). */
 export function coreWith(settings: CoreSettings): Core {
   let answer: Answer = withBodyLimit(dispatcher(settings), settings.maxBodyBytes)
+  if (settings.controlGuard) answer = withForeignChangesRefused(answer, settings.controlGuard)
   if (settings.control && settings.controlGuard) answer = withControlGuard(answer, settings.controlGuard)
   if (settings.cors) answer = withCorsOf(answer, settings)
   const claims = claimTest(settings)
@@ -71,7 +72,11 @@ function exchangeOf(request: Request, { sessionTransport }: CoreSettings): Excha
   return { request, method, url, requested, prefix }
 }
 
-/** CORS for the API, and for the control API only to trusted pages where a guard says which. */
+/**
+ * CORS for the API, and only to trusted pages where a guard says which: the control API grants none to another
+ * page, and the API no preflight (so another page sends it no token), answering trusted pages as FastAPI's
+ * `CORSMiddleware(allow_origins=["*"])` does.
+ */
 function withCorsOf(next: Answer, { cors, controlGuard, sessionHeaders }: CoreSettings): Answer {
   if (!cors) return next
   const api = withCors(next, cors, sessionHeaders)
@@ -81,7 +86,11 @@ function withCorsOf(next: Answer, { cors, controlGuard, sessionHeaders }: CoreSe
     { ...cors, allowOrigins: (origin) => trustedOrigin(origin, controlGuard) },
     sessionHeaders,
   )
-  return (exchange) => (exchange.url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? control : api)(exchange)
+  return (exchange) => {
+    const origin = exchange.request.headers.get('origin')
+    const trusted = origin === null || trustedOrigin(origin, controlGuard)
+    return (trusted && !exchange.url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? api : control)(exchange)
+  }
 }
 
 /**

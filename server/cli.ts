@@ -91,7 +91,7 @@ const program = new Command('agent-console-mock')
   .option('--no-control', 'switch off the control API under /__mock/')
   .option(
     '--allow-origin <origin...>',
-    'trust pages of this origin with the control API and new sessions (loopback pages always are)',
+    'trust pages of this origin with the control API, changes to the API and new sessions (loopback pages always are)',
   )
   .option('--allowed-host <host...>', 'answer the control API under this host name too (loopback names always)')
   .option(

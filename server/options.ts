@@ -17,7 +17,7 @@ export interface AppOptions extends InstanceOptions {
   sessionLimit?: number
   /** Bytes the worlds, snapshots, journals and recorded contracts may hold (beyond: least recently used sessions go, then 503). @default 70% of the heap limit */
   maxMemoryBytes?: number
-  /** Origins of pages trusted with the control API besides loopback ones (`--allow-origin`). */
+  /** Origins of pages trusted with the control API and changes to the API besides loopback ones (`--allow-origin`). */
   allowOrigins?: string[]
   /** Host names the control API answers besides loopback names (`--allowed-host`). */
   allowedHosts?: string[]

@@ -1,7 +1,8 @@
 /**
  * The control API trusts only the developer's own pages (issue #14): a page of another origin,
  * or one reached through a rebound DNS name, cannot reset the world, read a token or import
- * a state, while the API under /v1 answers any origin as documented.
+ * a state, nor change the API's world (even with a token signed by the public development secret), while
+ * the API under /v1 answers reads of any origin.
  */
 import { request as rawRequest } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -93,7 +94,55 @@ it('grants no CORS on the control API to a foreign origin, preflights included',
     'answered, but no page of that origin may read it',
   ).toEqual([200, undefined])
   const api = await send(running, 'GET', '/v1/personas/', evil)
-  expect([api.status, api.headers['access-control-allow-origin']], 'the API answers any origin').toEqual([401, '*'])
+  expect(
+    [api.status, api.headers['access-control-allow-origin']],
+    'the API answers a read of any origin, readable by trusted pages only',
+  ).toEqual([401, undefined])
+  const mine = await send(running, 'GET', '/v1/personas/', { origin: 'http://localhost:5173' })
+  expect([mine.status, mine.headers['access-control-allow-origin']]).toEqual([401, '*'])
+})
+
+it('refuses changes to the API from a foreign page, and its preflights, even with a token it signed itself', async () => {
+  const { fixtures } = running.sessions.primary
+  const path = `/v1/demographics/${fixtures.dimensions[0]!.id}/values/bulk`
+  const preflight = await send(running, 'OPTIONS', path, {
+    ...evil,
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'authorization,content-type',
+  })
+  expect([preflight.status, preflight.body]).toEqual([400, 'Disallowed CORS origin'])
+  // The development secret is public: a page can sign a super admin's token (the fixtures' is one such).
+  const write = (headers: Record<string, string>, value: string) =>
+    send(
+      running,
+      'POST',
+      path,
+      { ...headers, authorization: `Bearer ${fixtures.tokens.super_admin}`, 'content-type': 'application/json' },
+      JSON.stringify({ values: [{ value }] }),
+    )
+  const refused = await write(evil, 'from-evil')
+  expect([refused.status, JSON.parse(refused.body).detail]).toEqual([
+    403,
+    "Changes from https://evil.example are refused: only the developer's own pages may change the mock. Start it with --allow-origin <that origin> to trust that page.",
+  ])
+  expect((await write({ 'sec-fetch-site': 'cross-site' }, 'from-a-link')).status, 'no Origin, but cross-site').toBe(403)
+  const values = (await send(running, 'GET', '/__mock/state')).body
+  expect(values).not.toContain('from-evil')
+  expect(values).not.toContain('from-a-link')
+  expect((await write({ origin: 'http://localhost:5173' }, 'from-my-page')).status).toBe(201)
+  expect((await write({}, 'from-a-tool')).status).toBe(201)
+  const trustedPage = await send(
+    trusting,
+    'POST',
+    path.replace(fixtures.dimensions[0]!.id, trusting.sessions.primary.fixtures.dimensions[0]!.id),
+    {
+      origin: 'https://app.example',
+      authorization: `Bearer ${trusting.sessions.primary.fixtures.tokens.super_admin}`,
+      'content-type': 'application/json',
+    },
+    JSON.stringify({ values: [{ value: 'from-allowed' }] }),
+  )
+  expect([trustedPage.status, trustedPage.headers['access-control-allow-origin']]).toEqual([201, '*'])
 })
 
 it('trusts loopback pages on any port, and origins named with allowOrigins', async () => {
