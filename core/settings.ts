@@ -110,7 +110,7 @@ export function resolveSettings(options: CoreOptions): CoreSettings {
 export function resolveCoreConfig(options: CoreConfigOptions): CoreConfig {
   const baseUrl = options.baseUrl ?? '*'
   return {
-    base: baseUrl === '*' ? '*' : new URL(baseUrl).origin,
+    base: baseUrl === '*' ? '*' : originOf(baseUrl),
     claim: options.claim ?? 'api',
     profile: resolveProfile(options.profile as ProfileOptions),
     jwtSecret: options.jwtSecret ?? DEVELOPMENT_JWT_SECRET,
@@ -167,4 +167,17 @@ export function settingsFor(
 function configuredWorld({ instance, seed, personasPerTeam }: CoreOptions): Required<WorldOptions> {
   const created = (instance instanceof MockInstance ? instance : instance.primary).worldOptions
   return { seed: seed ?? created.seed, personasPerTeam: personasPerTeam ?? created.personasPerTeam }
+}
+
+/**
+ * The origin of a `baseUrl` option, or an error that names the option: an absolute `http:` or `https:` URL is
+ * what msw matches requests against.
+ * @throws RangeError for anything else (`not a url`, `/v1`, `ftp://host`)
+ */
+export function originOf(baseUrl: string): string {
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined
+  if (url && /^https?:$/.test(url.protocol)) return url.origin
+  throw new RangeError(
+    `baseUrl must be an absolute http or https URL, such as http://localhost:3000, got ${JSON.stringify(baseUrl)}.`,
+  )
 }

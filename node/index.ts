@@ -8,6 +8,7 @@ import { forwardHandlers } from './forward.js'
 import { forwardRoutes, type ForwardOptions, type ForwardTimeouts } from '../core/forward-routes.js'
 import { loadOpenApi, type OpenApiSource } from './openapi-source.js'
 import type { ServedDocument } from '../fastapi/served/document.js'
+import { originOf } from '../core/settings.js'
 
 export interface MockServerOptions extends Omit<MockOptions, 'openapi'> {
   /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
@@ -46,7 +47,7 @@ export class MockServer extends MockHandle {
   /** @internal use `createMockServer()` */
   constructor(instance: MockInstance, options: MockServerOptions & { openapi?: ServedDocument }) {
     super(instance, options)
-    this.baseUrl = new URL(options.baseUrl ?? 'http://localhost').origin
+    this.baseUrl = originOf(options.baseUrl ?? 'http://localhost')
     const { profile, jwtSecret, baseUrl } = this
     this.server = setupServer(
       ...forwardHandlers(forwardRoutes(options.forward), this.baseUrl, instance, options.forwardTimeouts),
@@ -106,6 +107,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         'Call close() on it before creating a new one (msw patches the global fetch once per process).',
     )
   }
+  originOf(options.baseUrl ?? 'http://localhost') // refused before the world is seeded
   const { openapi: source, ...rest } = options
   const openapi = source === undefined ? undefined : await loadOpenApi(source)
   const mock = new MockServer(await seedInstance(rest), { ...rest, openapi })
