@@ -197,6 +197,41 @@ async function stop(running: RunningServer, signal: string) {
 registerVerifyCommand(program)
 registerProxyCommand(program)
 registerImportCommand(program)
+program.helpCommand(true) // `help [command]`, though the program itself has an action
+
+const mistyped = unknownCommand(process.argv[2])
+if (mistyped) {
+  console.error(`agent-console-mock: ${mistyped}`)
+  process.exit(1)
+}
+
+/**
+ * Why the first word is no command, if it is not: the server takes no arguments, so a first word that is not
+ * an option is a command, and commander alone would say only "too many arguments" (or name an option of the
+ * mistyped command as unknown).
+ */
+function unknownCommand(first: string | undefined): string | undefined {
+  if (first === undefined || first.startsWith('-')) return undefined
+  const names = [...program.commands.map((command) => command.name()), 'help']
+  if (names.includes(first)) return undefined
+  const near = names.find((name) => editDistance(name, first) <= 2)
+  return (
+    `unknown command '${first}'${near ? ` (did you mean ${near}?)` : ''}; ` +
+    `the commands are ${names.join(', ')}, and the server's options start with - (see --help).`
+  )
+}
+
+/** Levenshtein's distance between two short words. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[b.length]!
+}
 
 program.parseAsync().catch((error: unknown) => {
   console.error(`agent-console-mock: ${(error as Error).message}`)

@@ -84,7 +84,11 @@ export function registerProxyCommand(program: Command): Command {
   const command = program
     .command('proxy')
     .description('Forward the API to a real server, journal the traffic and flag answers that break the contract.')
-    .requiredOption('--target <url>', 'the server to forward to, e.g. https://staging.example.com', targetUrl)
+    .requiredOption(
+      '--target <url>',
+      '(required) the server to forward to, e.g. https://staging.example.com',
+      targetUrl,
+    )
     .option('-p, --port <port>', `port to listen on (0 for any free port) (default: ${DEFAULT_PROXY_PORT})`, port)
     .option('--host <host>', 'address to bind; anything but loopback gets a control token', '127.0.0.1')
     .option('--profile <file>', 'JSON file of profile settings the server follows (as verify --profile-out writes)')

@@ -77,6 +77,23 @@ it(
 )
 
 it(
+  'names a mistyped command, with the nearest one, and answers help [command]',
+  () => {
+    const mistyped = run(['verfy', '--base-url', 'http://127.0.0.1:9'])
+    expect([mistyped.status, mistyped.stdout]).toEqual([1, ''])
+    expect(mistyped.stderr).toBe(
+      "agent-console-mock: unknown command 'verfy' (did you mean verify?); the commands are verify, proxy, import, help, and the server's options start with - (see --help).\n",
+    )
+    expect(run(['foo']).stderr).toMatch(/^agent-console-mock: unknown command 'foo'; the commands are /)
+    const help = run(['help', 'verify'])
+    expect(help.status).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: agent-console-mock verify \[options\]/)
+    expect(run(['help']).stdout).toMatch(/^Usage: agent-console-mock \[options\] \[command\]/)
+  },
+  CLI_TEST_TIMEOUT_MS,
+)
+
+it(
   'refuses a bad option value with a message and exit code 1',
   () => {
     const bad = run(['--port', 'abc'])
