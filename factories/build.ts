@@ -143,16 +143,35 @@ export class RecordFactory {
     const start = this.#count
     const problems: RecordProblem[] = []
     const records: Array<StoredRecordOf<Name>> = []
+    // Every item as far as it was made (its fields merged where its schema refused them), for the checks against
+    // the world, so that one refusal names every problem: a missing team beside a field of the wrong type.
+    const candidates: Array<{ index: number; record: object }> = []
+    const refusedFields = new Set<string>()
     const taken = stored ? this.#idsOf(world, collection) : new Set<string>()
     const at = (index: number, path: string) => (Array.isArray(given) ? `[${index}]${path ? `.${path}` : ''}` : path)
     overrides.forEach((item, index) => {
       const made = this.#make(world, collection, item, records, taken)
-      if ('problems' in made) problems.push(...made.problems.map((p) => ({ ...p, path: at(index, p.path) })))
-      else records.push(made.record)
+      if ('problems' in made) {
+        problems.push(...made.problems.map((p) => ({ ...p, path: at(index, p.path) })))
+        for (const problem of made.problems) refusedFields.add(`${index}:${problem.path.split('.')[0]}`)
+        if (made.merged) candidates.push({ index, record: made.merged })
+      } else {
+        records.push(made.record)
+        candidates.push({ index, record: made.record })
+      }
     })
-    if (problems.length === 0) {
-      problems.push(...findProblems(world, collection, records, stored ? taken : undefined).map(atIndex(at)))
-    }
+    const checked = findProblems(
+      world,
+      collection,
+      candidates.map(({ record }) => record),
+      stored ? taken : undefined,
+    )
+    problems.push(
+      ...checked
+        .map((problem) => ({ ...problem, index: candidates[problem.index]!.index }))
+        .filter(({ index, path }) => !refusedFields.has(`${index}:${path}`))
+        .map(atIndex(at)),
+    )
     if (problems.length > 0) {
       this.#count = start // nothing was built: the next record gets the same id
       throw new RecordError(collection, problems)
@@ -167,7 +186,7 @@ export class RecordFactory {
     overrides: Overrides<Name>,
     pending: readonly object[],
     taken: Pick<ReadonlySet<string>, 'has'>,
-  ): { record: StoredRecordOf<Name> } | { problems: RecordProblem[] } {
+  ): { record: StoredRecordOf<Name> } | { problems: RecordProblem[]; merged?: object } {
     if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
       return { problems: [{ path: '', message: 'expected an object of fields' }] }
     }
@@ -185,9 +204,10 @@ export class RecordFactory {
       if (error instanceof MissingReference) return { problems: [{ path: error.field, message: error.message }] }
       throw error
     }
-    const parsed = RECORD_SCHEMAS[collection].strict().safeParse(merge(defaults, overrides))
+    const merged = merge(defaults, overrides)
+    const parsed = RECORD_SCHEMAS[collection].strict().safeParse(merged)
     if (parsed.success) return { record: parsed.data as StoredRecordOf<Name> }
-    return { problems: parsed.error.issues.flatMap(problemsOf) }
+    return { problems: parsed.error.issues.flatMap(problemsOf), merged }
   }
 
   /** Records are built for `world` now: the count starts over with every new world (a reset, an import). */

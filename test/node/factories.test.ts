@@ -98,6 +98,10 @@ it('refuses invalid overrides, saying which field and why, and stores nothing', 
   await expect(mock.create.persona({ team_id: '00000000-0000-4000-8000-000000000000' })).rejects.toThrow(
     'Invalid personas: team_id: no team has the id 00000000-0000-4000-8000-000000000000',
   )
+  const missingTeamAndBadIntent = { team_id: '00000000-0000-4000-8000-000000000000', intent: 'evil' as never }
+  await expect(mock.create.persona(missingTeamAndBadIntent)).rejects.toThrow(
+    /^Invalid personas: intent: Invalid option: .*; team_id: no team has the id 00000000-0000-4000-8000-000000000000$/,
+  )
   await expect(mock.create.persona({ nmae: 'typo' } as never)).rejects.toThrow('nmae: not a field of this record')
   const existing = mock.world.personas.all()[0]!
   await expect(mock.create.persona({ id: existing.id })).rejects.toThrow('id: a record of personas has this id already')

@@ -72,7 +72,7 @@ it('answers 422 naming every bad field, and stores nothing of the array', async 
   ])
   expect(answer.status).toBe(422)
   expect(answer.json.detail).toMatch(
-    /^Invalid personas: \[1\]\.team_id: .*; \[1\]\.intent: .*; \[2\]\.colour: not a field of this record$/,
+    /^Invalid personas: \[1\]\.team_id: .*; \[1\]\.intent: .*; \[2\]\.colour: not a field of this record; \[2\]\.team_id: no team has the id 00000000-0000-4000-8000-000000000000$/,
   )
   expect(running.sessions.primary.world.personas.count()).toBe(before)
   const unknownTeam = await post('personas', { team_id: '00000000-0000-4000-8000-000000000000' })
