@@ -70,7 +70,7 @@ function stripTypes(source: string, path: string): string {
     try {
       return nodeStripper(source)
     } catch (error) {
-      throw new Error(`${path}: ${(error as Error).message}`)
+      throw new Error(`${path}${positionOf(error as Error)}: ${(error as Error).message}`)
     }
   }
   // Installing typescript 5 where 7 is would replace the project's own compiler (one package name): not advised.
@@ -78,6 +78,19 @@ function stripTypes(source: string, path: string): string {
     ? [`the typescript package found (${typescript.version}) has no JavaScript API`, '']
     : ['no typescript package was found', 'install typescript 5 (npm install --save-dev typescript@5), ']
   throw new Error(`${path} is TypeScript, and ${found}: ${install}use Node 22.13 or later, or write the config as .mjs`)
+}
+
+/**
+ * `:line:column` of a syntax error Node's stripper reports, as tsc would name it; '' when it says none. Node gives
+ * them only in the error's stack, as it shows a script's syntax error: `:4`, the source line, a caret under the
+ * column.
+ */
+function positionOf(error: Error): string {
+  const lines = error.stack?.split('\n') ?? []
+  const line = /^:(\d+)$/.exec(lines[0] ?? '')?.[1]
+  if (line === undefined) return ''
+  const caret = lines.find((text) => /^ *\^+ *$/.test(text))
+  return caret === undefined ? `:${line}` : `:${line}:${caret.indexOf('^') + 1}`
 }
 
 function transpile(typescript: TypeScript, source: string, path: string): string {

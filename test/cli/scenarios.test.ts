@@ -180,6 +180,10 @@ it(
         } finally {
           expect(await server.stop()).toBe(0)
         }
+        writeFileSync(config, "export const scenarios = [\n  { name: 'x', oops oops: string },\n]\n")
+        const refused = await runCli(['--port', '0', '--config', config])
+        expect(refused.code).toBe(1)
+        expect(refused.output, 'the line and column, as tsc names them').toContain(`${config}:2:21: `)
       } else {
         const refused = await runCli(['--port', '0', '--config', config])
         expect(refused.code).toBe(1)
