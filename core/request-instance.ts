@@ -1,6 +1,6 @@
 import { httpError } from '../fastapi/http/responses.js'
 import { MockInstance } from './instance/instance.js'
-import { SnapshotError } from './instance/snapshots.js'
+import { SnapshotError, TAKE_ONE_OVER_HTTP } from './instance/snapshots.js'
 import { foreignSender, type ControlGuard } from './control-guard.js'
 import { SESSION_FROM_HEADER, SESSION_HEADER, type Sessions, type SessionTransport } from './instance/sessions.js'
 
@@ -47,7 +47,7 @@ async function startFrom(created: MockInstance, snapshot: string): Promise<void>
   try {
     await created.restoreSnapshot(snapshot)
   } catch (error) {
-    if (error instanceof SnapshotError) throw httpError(404, error.message)
+    if (error instanceof SnapshotError) throw httpError(404, `${error.message}: ${TAKE_ONE_OVER_HTTP}`)
     throw error
   }
 }

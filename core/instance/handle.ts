@@ -6,6 +6,7 @@ import { resolveProfile, type Profile, type ProfileOptions } from '../../model/p
 import type { World } from '../../model/world.js'
 import type { Clock } from './clock.js'
 import { MockInstance } from './instance.js'
+import { namesNoSnapshot, SnapshotError } from './snapshots.js'
 import { exportContract, type ContractFormat } from '../journal/contract-export.js'
 import type { RecordedContract } from '../../verify/recording/format.js'
 import type { PactFile } from '../../verify/recording/pact.js'
@@ -111,8 +112,16 @@ export class MockHandle {
    */
   readonly snapshot = async (name = 'default'): Promise<void> => void (await this.instance.snapshot(name))
 
-  /** The world becomes a snapshot's again (faults and the clock stay). */
-  readonly restore = (name = 'default'): Promise<void> => this.instance.restoreSnapshot(name)
+  /**
+   * The world becomes a snapshot's again (faults and the clock stay).
+   * @throws SnapshotError naming the snapshots there are, when none has this name
+   */
+  readonly restore = (name = 'default'): Promise<void> =>
+    this.instance.restoreSnapshot(name).catch((error: unknown) => {
+      if (error instanceof SnapshotError && namesNoSnapshot(error))
+        throw new SnapshotError(`${error.message}: take one with mock.snapshot(${JSON.stringify(name)}) first`)
+      throw error
+    })
 
   /**
    * Back to a freshly seeded world, with the starting scenarios; faults are cleared. The seed and size are the ones

@@ -67,5 +67,18 @@ export function checkName(name: string): void {
     throw new SnapshotError('A snapshot name is 1 to 128 characters among A-Z a-z 0-9 . _ ~ -')
 }
 
-const unknown = (name: string, names: string[]) =>
-  `No snapshot named "${name}"${names.length ? `; there are: ${names.join(', ')}` : ''}: take one with POST /__mock/snapshots {"name": ...}`
+/** Names an unknown snapshot's listing shows at most: thousands would make a page of a 404. */
+const NAMES_SHOWN = 20
+
+/** Why `name` names no snapshot, and which there are; each host adds how to take one (its own API's way). */
+function unknown(name: string, names: string[]): string {
+  const shown = names.slice(-NAMES_SHOWN).join(', ')
+  const more = names.length > NAMES_SHOWN ? ` (the newest ${NAMES_SHOWN} of ${names.length})` : ''
+  return `No snapshot named "${name}"${names.length ? `; there are: ${shown}${more}` : ''}`
+}
+
+/** Whether a snapshot error says that a name names none (not that the name is not a valid one). */
+export const namesNoSnapshot = (error: SnapshotError): boolean => error.message.startsWith('No snapshot named')
+
+/** How to take a snapshot over HTTP, for an answer that names none. */
+export const TAKE_ONE_OVER_HTTP = 'take one with POST /__mock/snapshots {"name": ...}'

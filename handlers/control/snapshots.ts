@@ -2,7 +2,7 @@ import type { Outcome } from '../../fastapi/http/reply.js'
 import { z } from 'zod'
 import { answer, encodedJsonResponse, httpError, jsonResponse } from '../../fastapi/http/responses.js'
 import type { MockInstance } from '../../core/instance/instance.js'
-import { SnapshotError, type Snapshot } from '../../core/instance/snapshots.js'
+import { namesNoSnapshot, SnapshotError, TAKE_ONE_OVER_HTTP, type Snapshot } from '../../core/instance/snapshots.js'
 import { StateError, serializeState } from '../../model/state/index.js'
 import { invalidBody, readJsonBody } from './body.js'
 import type { ControlRoute, WorldCall } from './route.js'
@@ -24,7 +24,10 @@ async function named(action: () => Promise<Outcome>): Promise<Outcome> {
   try {
     return await action()
   } catch (error) {
-    if (error instanceof SnapshotError) throw httpError(/^No snapshot/.test(error.message) ? 404 : 400, error.message)
+    if (error instanceof SnapshotError)
+      throw namesNoSnapshot(error)
+        ? httpError(404, `${error.message}: ${TAKE_ONE_OVER_HTTP}`)
+        : httpError(400, error.message)
     throw error
   }
 }

@@ -35,5 +35,7 @@ it('takes a default snapshot, and refuses one it does not have', async () => {
   await mock.snapshot()
   await mock.create.persona()
   await mock.restore()
-  await expect(mock.restore('missing')).rejects.toThrow(/No snapshot named "missing"/)
+  await expect(mock.restore('missing')).rejects.toThrow(
+    /^No snapshot named "missing"; there are: .*: take one with mock\.snapshot\("missing"\) first$/,
+  )
 })

@@ -79,6 +79,12 @@ it('refuses unknown snapshots, bad names, bad files and a snapshot without a ses
   const restore = await call('/__mock/snapshots/nope/restore', { method: 'POST', headers: session('refused') })
   expect(restore.status).toBe(404)
   expect(restore.json.detail).toMatch(/No snapshot named "nope".*POST \/__mock\/snapshots/)
+  for (let i = 0; i < 25; i++) await call('/__mock/snapshots', { method: 'POST', json: { name: `many-${i}` } })
+  const among = (await call('/__mock/snapshots/nope/restore', { method: 'POST' })).json.detail as string
+  expect(among, 'the newest 20 names, not every one').toMatch(
+    /; there are: [^:]*many-5, .*many-24 \(the newest 20 of \d+\): take one with POST/,
+  )
+  expect(among).not.toContain('many-4,')
   const badName = await call('/__mock/snapshots', { method: 'POST', json: { name: 'a b' } })
   expect(badName.status).toBe(400)
   expect((await call('/__mock/snapshots', { method: 'POST', json: {} })).status).toBe(400)
