@@ -1,4 +1,7 @@
 import { declaredResponse } from '../http/responses.js'
+import { validateInput } from '../pydantic/dialect.js'
+import { decodeJsonBody } from '../python/json-decode.js'
+import { zodOf } from './to-zod.js'
 import type { Reply } from '../http/reply.js'
 import { PyFloat } from '../python/value.js'
 import { isObject, type DocumentOperation, type ServedDocument } from './document.js'
@@ -67,4 +70,20 @@ function fits(schema: Record<string, unknown>, value: unknown): boolean {
     default:
       return isObject(schema.properties) ? isObject(value) : true
   }
+}
+
+/** How deep a record's JSON may nest when it is checked (as deep as a state file may). */
+const RECORD_DEPTH = 64
+
+/**
+ * What FastAPI's response validation would find wrong with a record answered as `schema` (its `response_model`):
+ * `loc: msg` for each error, as pydantic 2 validates an answer (lax), none when it fits.
+ * @example recordProblems(document, agentSchema, { name: null }) // ['name: Input should be a valid string', ...]
+ */
+export function recordProblems(document: ServedDocument, schema: unknown, record: unknown): string[] {
+  if (schema === undefined) return []
+  const decoded = decodeJsonBody(new TextEncoder().encode(JSON.stringify(record)), RECORD_DEPTH)
+  if (!decoded.ok) return ['not a JSON value']
+  const outcome = validateInput(zodOf(document, schema), decoded.value, [], { pydantic: '2.13' })
+  return outcome.ok ? [] : outcome.errors.map(({ loc, msg }) => `${loc.join('.') || 'the record'}: ${msg}`)
 }

@@ -4,7 +4,7 @@ import type { Route } from '../../fastapi/http/router.js'
 import { httpError } from '../../fastapi/http/responses.js'
 import type { DocumentOperation, ServedDocument } from '../../fastapi/served/document.js'
 import { parseServedRequest, type ServedRequest } from '../../fastapi/served/request.js'
-import { servedAnswer } from '../../fastapi/served/response.js'
+import { recordProblems, servedAnswer } from '../../fastapi/served/response.js'
 import type { DocumentedRecord } from '../../model/documented.js'
 import type { Persona } from '../../model/schemas.js'
 import type { World } from '../../model/world.js'
@@ -103,7 +103,7 @@ async function answerValue(
     case 'list':
       return listed(records, convention.envelope, parsed)
     case 'create': {
-      const record = newRecord(document, collection, records, parsed.body, { world, profile, now })
+      const record = fitting(document, collection, newRecord(document, collection, records, parsed.body, context))
       world.setDocumented(collection.key, [...records, record])
       return record
     }
@@ -115,7 +115,7 @@ async function answerValue(
   const body = (parsed.body ?? {}) as Record<string, unknown>
   const write = (record: DocumentedRecord | undefined) => {
     const next = [...records]
-    if (record) next[at] = record
+    if (record) next[at] = fitting(document, collection, record)
     else next.splice(at, 1)
     world.setDocumented(collection.key, next)
     return record ?? stored
@@ -134,6 +134,19 @@ async function answerValue(
       return write(touched(document, collection, replaced, { profile, now }))
     }
   }
+}
+
+/**
+ * The record, if it fits the record schema its answers are validated by. One that does not (a PATCH setting a
+ * required field to null, which the update's own schema allows) is not kept: FastAPI's response validation would
+ * answer 500 and never send it, so the mock answers 500 too (the error reported), and stores nothing a frontend
+ * could then read from it.
+ * @throws Error naming what does not fit
+ */
+function fitting(document: ServedDocument, collection: Collection, record: DocumentedRecord): DocumentedRecord {
+  const problems = recordProblems(document, collection.schema, record)
+  if (problems.length === 0) return record
+  throw new Error(`a record of ${collection.key} that its response model refuses: ${problems.join('; ')}`)
 }
 
 /** A page of a collection, in the list's envelope: `limit`/`offset` or `page`/`size` as the list declares them. */
