@@ -3,7 +3,7 @@ import { DEVELOPMENT_JWT_SECRET } from '../../model/auth/tokens.js'
 import { checkWorldOptions, worldOptionsOver, type WorldOptions } from '../../factories/world.js'
 import { RecordFactory } from '../../factories/build.js'
 import { World } from '../../model/world.js'
-import { NO_DOCUMENTED } from '../../model/documented.js'
+import { NO_DOCUMENTED, type DocumentedContents } from '../../model/documented.js'
 import { seededBase } from './bases.js'
 import { Clock } from './clock.js'
 import { Faults } from './faults.js'
@@ -13,7 +13,7 @@ import { OperationOverrides } from '../overrides/index.js'
 import { ScenarioSelection } from '../scenarios/selection.js'
 import { documentedBytes, snapshotBytes, worldBytes, type MemoryBudget } from './memory-budget.js'
 import { checkName, type Snapshot, Snapshots } from './snapshots.js'
-import { serializeState, type WorldState } from '../../model/state/index.js'
+import { serializeState, StateError, type WorldState } from '../../model/state/index.js'
 import { snapshotOf } from '../../model/state/stream.js'
 import { readState } from '../../model/state/read.js'
 
@@ -27,6 +27,12 @@ export interface InstanceOptions extends WorldOptions {
   /** The named snapshots this instance takes and restores (a server's sessions share one). @default its own */
   snapshots?: Snapshots
 }
+
+/**
+ * What is wrong with a state's records of a served document's collections, if anything: the document's check
+ * (handlers/documented/state-check.ts), which an import over the control API makes.
+ */
+export type DocumentedCheck = (contents: DocumentedContents) => string | undefined
 
 /** A world with its fixtures and options: what a reset or an import replaces, and what undoing it brings back. */
 export interface Generation {
@@ -135,8 +141,8 @@ export class MockInstance {
    * Replaces the world with the one a state file holds.
    * @throws StateError when the state is not valid; the world is then unchanged.
    */
-  async importState(text: string): Promise<void> {
-    const { world, options } = await this.#load(text, 'this state')
+  async importState(text: string, checkDocumented?: DocumentedCheck): Promise<void> {
+    const { world, options } = await this.#load(text, 'this state', checkDocumented)
     await this.#swap(world, options, await buildFixtures(world, this.#secret))
   }
 
@@ -150,9 +156,9 @@ export class MockInstance {
    * Keeps the world a state file holds as the snapshot `name`, without changing this instance's.
    * @throws StateError when the state is not valid; Response 503 when it does not fit the memory budget
    */
-  async importSnapshot(name: string, text: string): Promise<Snapshot> {
+  async importSnapshot(name: string, text: string, checkDocumented?: DocumentedCheck): Promise<Snapshot> {
     checkName(name)
-    const { world, options } = await this.#load(text, 'this snapshot')
+    const { world, options } = await this.#load(text, 'this snapshot', checkDocumented)
     return this.snapshots.take(name, world, options)
   }
 
@@ -165,8 +171,14 @@ export class MockInstance {
   }
 
   /** A state file's world, once the memory budget has room for it. */
-  async #load(text: string, what: string): Promise<{ world: World; options: Required<WorldOptions> }> {
+  async #load(
+    text: string,
+    what: string,
+    checkDocumented: DocumentedCheck | undefined,
+  ): Promise<{ world: World; options: Required<WorldOptions> }> {
     const state = await readState(text)
+    const refused = state.documented && checkDocumented?.(state.documented)
+    if (refused) throw new StateError(refused)
     const { personas, ...others } = state.contents
     const otherRecords = Object.values(others).reduce((sum, records) => sum + records.length, 0)
     this.admit(worldBytes(personas.length, otherRecords) + documentedBytes(state.documented ?? NO_DOCUMENTED), what)

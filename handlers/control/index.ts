@@ -23,6 +23,7 @@ import { snapshotRoutes } from './snapshots.js'
 import { stateRoutes } from './state.js'
 import { tokenRoutes } from './tokens.js'
 import { worldRoutes } from './world.js'
+import { documentedStateCheck } from '../documented/state-check.js'
 
 /** What the control API needs of the core. */
 export interface ControlSettings {
@@ -83,13 +84,16 @@ const controlRoutes = (settings: ControlSettings, served: ServedApi | undefined)
   ...overrideRoutes(served?.overrides ?? new Map()),
   ...journalRoutes,
   ...contractRoutes(settings.profile, settings.openapi?.raw),
-  ...stateRoutes(),
+  ...stateRoutes(checkDocumented(settings)),
   ...clockRoutes,
   ...recordRoutes(settings.profile),
   ...scenarioRoutes(settings.scenarios, settings.configuredWorld),
-  ...snapshotRoutes,
+  ...snapshotRoutes(checkDocumented(settings)),
   ...sessionRoutes(settings.sessions),
 ]
+
+/** What an import over the control API checks of a served document's records (none without a document). */
+const checkDocumented = ({ openapi }: ControlSettings) => openapi && documentedStateCheck(openapi)
 
 /** The routes with `GET /__mock/` first, which lists them all: method, whole path, description. */
 function withIndex(routes: readonly ControlRoute[]): ControlRoute[] {

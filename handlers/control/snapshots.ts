@@ -1,7 +1,7 @@
 import type { Outcome } from '../../fastapi/http/reply.js'
 import { z } from 'zod'
 import { answer, encodedJsonResponse, httpError, jsonResponse } from '../../fastapi/http/responses.js'
-import type { MockInstance } from '../../core/instance/instance.js'
+import type { DocumentedCheck, MockInstance } from '../../core/instance/instance.js'
 import { namesNoSnapshot, SnapshotError, TAKE_ONE_OVER_HTTP, type Snapshot } from '../../core/instance/snapshots.js'
 import { StateError, serializeState } from '../../model/state/index.js'
 import { invalidBody, readJsonBody } from './body.js'
@@ -60,15 +60,17 @@ const exportSnapshot: Answer = ({ instance, params: { name = '' } }) =>
   })
 
 /** `PUT /__mock/snapshots/{name}` with a state file: kept as a snapshot of that name (validated as an import is). */
-const importSnapshot: Answer = ({ request, instance, params: { name = '' } }) =>
-  named(async () => {
-    try {
-      return jsonResponse(201, described(await instance.importSnapshot(name, await request.text())))
-    } catch (error) {
-      if (error instanceof StateError) throw httpError(400, `Invalid state: ${error.message}`)
-      throw error
-    }
-  })
+const importSnapshot =
+  (checkDocumented: DocumentedCheck | undefined): Answer =>
+  ({ request, instance, params: { name = '' } }) =>
+    named(async () => {
+      try {
+        return jsonResponse(201, described(await instance.importSnapshot(name, await request.text(), checkDocumented)))
+      } catch (error) {
+        if (error instanceof StateError) throw httpError(400, `Invalid state: ${error.message}`)
+        throw error
+      }
+    })
 
 /** `DELETE /__mock/snapshots/{name}`: 204, or 404. */
 const deleteSnapshot: Answer = async ({ instance, params: { name = '' } }) => {
@@ -80,7 +82,7 @@ const deleteSnapshot: Answer = async ({ instance, params: { name = '' } }) => {
  * The snapshots shared by every session, taken from and restored into the request's world. A
  * name in the path is taken as sent, not decoded (a valid one needs no escaping).
  */
-export const snapshotRoutes: readonly ControlRoute[] = [
+export const snapshotRoutes = (checkDocumented: DocumentedCheck | undefined): ControlRoute[] => [
   {
     method: 'GET',
     path: '/snapshots',
@@ -109,7 +111,7 @@ export const snapshotRoutes: readonly ControlRoute[] = [
     method: 'PUT',
     path: '/snapshots/{name}',
     description: 'keeps a state file as a snapshot of this name (validated as PUT /__mock/state)',
-    answer: importSnapshot,
+    answer: importSnapshot(checkDocumented),
   },
   {
     method: 'DELETE',

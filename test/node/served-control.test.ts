@@ -192,3 +192,31 @@ describe('the mock’s own /openapi.json', () => {
     expect(Object.keys(document.paths)).toHaveLength(3)
   })
 })
+
+describe('imports over the control API', () => {
+  it("refuse a state or a snapshot whose served records the document's schemas refuse, changing nothing", async () => {
+    const { send, control } = await start()
+    await send('POST', '/v1/agents/', NEW_AGENT)
+    const state = await json(await control('GET', '/state'))
+    const [first, second] = state.documented['/v1/agents'] as Array<Record<string, unknown>>
+    const broken = {
+      ...state,
+      documented: { '/v1/agents': [first, first, { ...second, kind: 'bogus', name: null }, { id: 5 }] },
+    }
+    const refused = await control('PUT', '/state', broken)
+    expect(refused.status).toBe(400)
+    const { detail } = await json(refused)
+    expect(detail).toMatch(/^Invalid state: documented\.\/v1\/agents\[1\]\.id: the id of item 0 again; /)
+    expect(detail).toContain('documented./v1/agents[2].name: Input should be a valid string')
+    expect(detail).toContain('documented./v1/agents[2].kind: Input should be ')
+    expect(detail).toContain('documented./v1/agents[3].name: Field required')
+    expect(detail, 'ten problems, then how many more').toMatch(/ \(and \d+ more\)$/)
+    const unknown = await control('PUT', '/snapshots/elsewhere', { ...state, documented: { '/v1/nothing': [] } })
+    expect([unknown.status, (await json(unknown)).detail]).toEqual([
+      400,
+      'Invalid state: documented./v1/nothing: no collection of the served document (/v1/agents, /v1/evaluations, /v1/personas)',
+    ])
+    expect(await json(await control('GET', '/state')), 'nothing changed').toEqual(state)
+    expect((await control('PUT', '/state', state)).status, 'its own export is taken').toBe(200)
+  })
+})
