@@ -82,8 +82,36 @@ const RECORD_DEPTH = 64
  */
 export function recordProblems(document: ServedDocument, schema: unknown, record: unknown): string[] {
   if (schema === undefined) return []
-  const decoded = decodeJsonBody(new TextEncoder().encode(JSON.stringify(record)), RECORD_DEPTH)
+  const checked = withoutOptionalNulls(document, schema, record, 0)
+  const decoded = decodeJsonBody(new TextEncoder().encode(JSON.stringify(checked)), RECORD_DEPTH)
   if (!decoded.ok) return ['not a JSON value']
   const outcome = validateInput(zodOf(document, schema), decoded.value, [], { pydantic: '2.13' })
   return outcome.ok ? [] : outcome.errors.map(({ loc, msg }) => `${loc.join('.') || 'the record'}: ${msg}`)
+}
+
+/**
+ * The value without the `null`s of fields its schema does not require. pydantic 1 writes an `Optional[X]` field
+ * as a plain optional `X`, with no `null` allowed, though FastAPI writes `null` for it: a record holding one is
+ * one FastAPI sends, and is not refused for it (a pydantic 2 default that is not `null` is then not held to it).
+ */
+function withoutOptionalNulls(document: ServedDocument, raw: unknown, value: unknown, depth: number): unknown {
+  if (depth > RECORD_DEPTH) return value
+  const schema = modelOf(document, raw)
+  if (Array.isArray(value)) return value.map((item) => withoutOptionalNulls(document, schema.items, item, depth + 1))
+  if (!isObject(value) || !isObject(schema.properties)) return value
+  const properties = schema.properties
+  const required = new Set(Array.isArray(schema.required) ? schema.required : [])
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([name, item]) => item !== null || required.has(name))
+      .map(([name, item]) => [name, withoutOptionalNulls(document, properties[name], item, depth + 1)]),
+  )
+}
+
+/** The schema itself under an `Optional[...]` (`anyOf` with null) or a described `$ref` (a one-item `allOf`). */
+function modelOf(document: ServedDocument, raw: unknown): Record<string, unknown> {
+  const schema = document.deref(raw)
+  const branches = Array.isArray(schema.allOf) ? schema.allOf : Array.isArray(schema.anyOf) ? schema.anyOf : []
+  const others = branches.filter((branch) => !(isObject(branch) && branch.type === 'null'))
+  return others.length === 1 ? modelOf(document, others[0]) : schema
 }

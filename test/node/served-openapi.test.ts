@@ -55,6 +55,17 @@ describe.each(Object.entries(DOCUMENTS))('the OpenAPI %s document, in-process', 
     await agentRoundTrip(send, token)
   })
 
+  it('stores a record without its optional fields: null where the answer writes them, not refused', async () => {
+    const { send, token } = await start()
+    const { description: _, ...plain } = NEW_AGENT
+    const created = await send('POST', '/v1/agents/', { token, json: plain })
+    expect(created.status).toBe(201)
+    const agent = await json(created)
+    expect(agent.description).toBeNull()
+    const renamed = await send('PATCH', `/v1/agents/${agent.id}`, { token, json: { name: 'Renamed' } })
+    expect(renamed.status).toBe(200)
+  })
+
   it('refuses a body without a required field as pydantic 2 does', async () => {
     const { send, token } = await start()
     const { name: _, ...nameless } = NEW_AGENT
