@@ -37,19 +37,37 @@ export function bytesInUse(worlds: Iterable<World>): number {
   for (let world of worlds) {
     for (; world.forkedFrom && !counted.has(world); world = world.forkedFrom) {
       counted.add(world)
-      bytes += FORK_BYTES + ownBytes(world, world.forkedFrom)
+      bytes += measuredOnce(world, () => FORK_BYTES + ownBytes(world, world.forkedFrom!))
     }
     if (counted.has(world)) continue
     counted.add(world)
-    const contents = world.contents()
-    bytes += worldBytes(
-      contents.personas.length,
-      COLLECTION_NAMES.reduce((sum, name) => sum + contents[name].length, 0) - contents.personas.length,
-    )
-    bytes += documentedBytes(world.documentedContents)
+    bytes += measuredOnce(world, () => {
+      const contents = world.contents()
+      const records = COLLECTION_NAMES.reduce((sum, name) => sum + contents[name].length, 0)
+      return (
+        worldBytes(contents.personas.length, records - contents.personas.length) +
+        documentedBytes(world.documentedContents)
+      )
+    })
   }
   return bytes
 }
+
+/**
+ * What a world costs, measured again only once it changed: snapshots and kept bases never change, so a budget
+ * that counts thousands of them after every admission reads a number for each, not its records. (A fork's cost
+ * reads its base too, which never changes once forked from.)
+ */
+function measuredOnce(world: World, measure: () => number): number {
+  const version = world.version
+  const known = worldMeasures.get(world)
+  if (known?.version === version) return known.bytes
+  const bytes = measure()
+  worldMeasures.set(world, { version, bytes })
+  return bytes
+}
+
+const worldMeasures = new WeakMap<World, { version: string; bytes: number }>()
 
 /**
  * What records of a served document's collections cost, by the record and by the collection's array. Both are
