@@ -3,27 +3,12 @@
  * before their answer with `--state-file`: a kill -9 right after a 2xx loses none of them, the log replays
  * them in order, and a restart after that replay compacts them into the snapshot.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
-import { startCli, type CliServer } from './support/cli.js'
+import { expect, it } from 'vitest'
+import { stateFileServers, type CliServer } from './support/cli.js'
 import { DOCUMENTS } from '../openapi/documents.js'
 import { json, NEW_AGENT } from '../openapi/exercise.js'
 
-const folders: string[] = []
-const servers: CliServer[] = []
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop('SIGKILL')
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
-
-async function start(file: string) {
-  const args = ['--port', '0', '--quiet', '--personas', '4', '--state-file', file, '--openapi', DOCUMENTS['3.1']]
-  const server = await startCli(args)
-  servers.push(server)
-  return server
-}
+const { stateFile, start } = stateFileServers(['--openapi', DOCUMENTS['3.1']])
 
 async function agents(server: CliServer) {
   const token = (await json(await fetch(`${server.url}/__mock/fixtures`))).tokens.team_reader
@@ -37,9 +22,7 @@ async function agents(server: CliServer) {
 }
 
 it("keeps a served collection's create, change and delete across kill -9", async () => {
-  const folder = mkdtempSync(join(tmpdir(), 'acm-documented-'))
-  folders.push(folder)
-  const file = join(folder, 'state.json')
+  const file = stateFile()
   let server = await start(file)
   let api = await agents(server)
   const created = await api.send('POST', '', NEW_AGENT)

@@ -3,24 +3,10 @@
  * answer with `--state-file`: a kill -9 right after the answer loses neither, and a delete that
  * cascades (a team's personas and policies) is kept whole.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
-import { startCli, type CliServer } from './support/cli.js'
+import { expect, it } from 'vitest'
+import { stateFileServers, type CliServer } from './support/cli.js'
 
-const folders: string[] = []
-const servers: CliServer[] = []
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop('SIGKILL')
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
-
-async function start(file: string) {
-  const server = await startCli(['--port', '0', '--quiet', '--personas', '4', '--state-file', file])
-  servers.push(server)
-  return server
-}
+const { stateFile, start } = stateFileServers()
 
 const control = (server: CliServer, method: string, path: string, body?: unknown) =>
   fetch(`${server.url}/__mock${path}`, {
@@ -33,9 +19,7 @@ const world = async (server: CliServer) =>
   ((await (await control(server, 'GET', '/state')).json()) as { world: Record<string, Array<{ id: string }>> }).world
 
 it('keeps a created record and a delete across kill -9, cascades included', async () => {
-  const folder = mkdtempSync(join(tmpdir(), 'acm-records-'))
-  folders.push(folder)
-  const file = join(folder, 'state.json')
+  const file = stateFile()
   let server = await start(file)
   const created = await control(server, 'POST', '/records/teams', {})
   expect(created.status).toBe(201)

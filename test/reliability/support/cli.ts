@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterEach } from 'vitest'
 
 /** The built CLI (the test run's global setup builds dist/ first). */
 export const CLI = resolve(import.meta.dirname, '../../../dist/server/cli.js')
@@ -127,4 +129,30 @@ export async function bulkAddTo(url: string, values: string[], body?: string): P
 export async function storedValues(url: string): Promise<Set<string>> {
   const state = (await (await fetch(`${url}/__mock/state`)).json()) as { world: { values: Array<{ value: string }> } }
   return new Set(state.world.values.map((value) => value.value))
+}
+
+/**
+ * Servers of the built CLI on state files of their own, for kill -9 tests: `stateFile()` names one in a new
+ * folder, `start(file)` serves it (`--personas 4`, quiet, any port, plus `args`). After each test its servers are
+ * killed and its folders removed.
+ */
+export function stateFileServers(args: string[] = []) {
+  const folders: string[] = []
+  const servers: CliServer[] = []
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.stop('SIGKILL')
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
+  })
+  return {
+    stateFile(): string {
+      const folder = mkdtempSync(join(tmpdir(), 'acm-state-'))
+      folders.push(folder)
+      return join(folder, 'state.json')
+    },
+    async start(file: string): Promise<CliServer> {
+      const server = await startCli(['--port', '0', '--quiet', '--personas', '4', '--state-file', file, ...args])
+      servers.push(server)
+      return server
+    },
+  }
 }
