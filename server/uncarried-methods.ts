@@ -19,19 +19,27 @@ import { isMethodToken } from '../core/sent-method.js'
  */
 export function answerUncarriedMethods(server: Server, app: Express): void {
   const answering = new WeakMap<Socket, ServerResponse>()
+  // Sockets answered detached: Node's parser stays failed on them, and every later chunk is another clientError.
+  const detached = new WeakSet<Socket>()
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     answering.set(req.socket, res)
     res.once('finish', () => answering.get(req.socket) === res && answering.delete(req.socket))
   })
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res))
-  server.on('connect', (req: IncomingMessage, socket: Socket) => answerDetached(app, req, socket))
+  const answerOnce = (req: IncomingMessage, socket: Socket) => {
+    detached.add(socket)
+    answerDetached(app, req, socket)
+  }
+  server.on('connect', answerOnce)
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+    // The connection closes once its one detached answer is sent: what comes after it gets none.
+    if (detached.has(socket)) return
     const underWay = answering.get(socket)
     // A body Node cannot read (a malformed chunk) never ends: the answer waiting for it would wait for ever.
     if (underWay && !underWay.headersSent && !underWay.req.complete) return refuse(error, socket)
     if (underWay) return closeAfter(underWay, socket)
     const req = error.code === 'HPE_INVALID_METHOD' && error.rawPacket ? requestOf(error.rawPacket, socket) : undefined
-    if (req) answerDetached(app, req, socket)
+    if (req) answerOnce(req, socket)
     else refuse(error, socket)
   })
 }

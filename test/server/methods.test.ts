@@ -125,3 +125,27 @@ it('answers a request whose Expect is not 100-continue as uvicorn does: as any o
   expect(answer).toMatch(/^HTTP\/1\.1 200 /)
   expect(answer).toMatch(/\r\n\r\n\{"results":\[/)
 })
+
+it('answers the first of two unknown-method requests on one connection, and lives (the second crashed it)', async () => {
+  const { hostname, port } = new URL(running.url)
+  for (const method of ['FOOBAR', 'get']) {
+    const answer = await new Promise<string>((resolve, reject) => {
+      // Half open, as a raw client stays: it may still send once the server has ended its side.
+      const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true }, () => {
+        socket.write(`${method} /nowhere HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`)
+        // The second comes once Node's parser has failed on the first: another clientError on that socket.
+        setTimeout(() => {
+          socket.write(`${method} /nowhere HTTP/1.1\r\nHost: x\r\n\r\n`)
+          setTimeout(() => socket.end(), 200)
+        }, 200)
+      })
+      let text = ''
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
+      socket.on('error', reject)
+      socket.on('close', () => resolve(text))
+    })
+    expect(answer, method).toMatch(/^HTTP\/1\.1 404 /)
+    expect(answer.match(/HTTP\/1\.1/g), 'one answer, then the connection closes').toHaveLength(1)
+  }
+  expect((await fetch(`${running.url}/__mock/health`)).status).toBe(200)
+})
