@@ -18,13 +18,31 @@ type Entry =
 /** What an override costs besides its body: the entry, its prepared answer's objects, the operation's name. */
 const ENTRY_BYTES = 1024
 
+/** What each value of a body costs on the heap besides its characters: an object, an array, a slot, a number. */
+const VALUE_BYTES = 80
+
 /**
- * What keeping an override set as `listed` holds: its body twice (as set, and as the answer prepared from it)
- * and the entry. An estimate from the body's JSON, the same in every run, so a memory budget can count it.
+ * What keeping an override set as `listed` holds: its body's characters twice (as set, and as the answer prepared
+ * from it), each of its values (a body of 300,000 empty objects is 1 MB of JSON and ~25 MB of heap), and the
+ * entry. An estimate, the same in every run, so a memory budget can count it.
  */
 export const overrideBytes = (listed: unknown): number =>
   ENTRY_BYTES +
-  2 * (JSON.stringify(listed, (_, value) => (typeof value === 'bigint' ? String(value) : value))?.length ?? 0)
+  2 * (JSON.stringify(listed, (_, value) => (typeof value === 'bigint' ? String(value) : value))?.length ?? 0) +
+  VALUE_BYTES * valuesIn(listed)
+
+/** How many values a JSON-like value holds, itself included (walked without recursion: any depth). */
+function valuesIn(value: unknown): number {
+  let count = 0
+  const pending = [value]
+  while (pending.length > 0) {
+    const next = pending.pop()
+    count++
+    // Item by item: spreading an array of 300,000 into one call would pass the engine's limit on arguments.
+    if (typeof next === 'object' && next !== null) for (const item of Object.values(next)) pending.push(item)
+  }
+  return count
+}
 
 /**
  * The typed overrides of one instance (a Node mock, a page's worker, a Playwright test's world, a session of

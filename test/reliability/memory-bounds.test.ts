@@ -166,3 +166,19 @@ it("counts the sessions' overrides: old sessions go as new ones set large overri
   const newest = await fetch(`${url}/__session/s${sessions - 1}/__mock/overrides`)
   expect(Object.keys(((await newest.json()) as { overrides: object }).overrides)).toHaveLength(3)
 }, 300_000)
+
+it('counts an override by its values too: a megabyte of empty objects is refused before it fills the heap', async () => {
+  const { url } = await start(['--sessions', '1000'])
+  // ~1 MB of JSON, ~25 MB of heap once parsed: counted by its characters alone, 5 of them ran the heap out.
+  const body = `{"status":200,"body":{"results":[],"total":0,"x":[${'{},'.repeat(299_999)}{}]}}`
+  for (let s = 0; s < 12; s++) {
+    const put = await fetch(`${url}/__session/s${s}/__mock/overrides/list_personas`, {
+      method: 'PUT',
+      headers: json,
+      body,
+    })
+    expect([200, 503], `session ${s}`).toContain(put.status)
+    await put.arrayBuffer()
+  }
+  await expectAlive(url)
+}, 300_000)
