@@ -26,13 +26,22 @@ export function isLoopbackHost(hostname: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name)
 }
 
-/** Whether a page of `origin` may drive the control API (and be granted CORS on it). */
+/**
+ * Whether a page of `origin` may drive the control API (and be granted CORS on it): a loopback page, one named
+ * with `--allow-origin`, or a page the server serves itself under one of its own names (its `/docs` on a LAN
+ * address: a rebound page's origin is its own name, never one of these).
+ */
 export function trustedOrigin(origin: string, guard: ControlGuard): boolean {
   if (guard.allowOrigins.includes(origin)) return true
   if (!URL.canParse(origin)) return false
   const url = new URL(origin)
-  return /^https?:$/.test(url.protocol) && isLoopbackHost(url.hostname)
+  if (!/^https?:$/.test(url.protocol)) return false
+  return isLoopbackHost(url.hostname) || isAllowedHost(url.hostname.toLowerCase(), guard)
 }
+
+/** Whether a host name (no port) is one the guard answers under besides loopback ones. */
+const isAllowedHost = (hostname: string, guard: ControlGuard): boolean =>
+  guard.allowedHosts.some((host) => host.toLowerCase().replace(/^\[|\]$/g, '') === hostname.replace(/^\[|\]$/g, ''))
 
 /**
  * Who sent a request from another web page than the developer's own, as the browser says:
@@ -79,8 +88,7 @@ export function withForeignChangesRefused(next: Answer, guard: ControlGuard): An
  */
 export function withControlGuard(next: Answer, guard: ControlGuard): Answer {
   // Read on every request: a server learns its own addresses once it listens.
-  const allowedHost = (hostname: string) =>
-    guard.allowedHosts.some((host) => host.toLowerCase().replace(/^\[|\]$/g, '') === hostname.replace(/^\[|\]$/g, ''))
+  const allowedHost = (hostname: string) => isAllowedHost(hostname, guard)
   return async (exchange) => {
     const { request, url } = exchange
     if (!url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return next(exchange)

@@ -92,7 +92,18 @@ function resolveAppWith(options: AppOptions, guardFor: (jwtSecret: string) => Co
 }
 
 const controlGuardOf = (options: AppOptions, allowedHosts: string[], token: string | undefined): ControlGuard => ({
-  allowOrigins: options.allowOrigins ?? [],
+  allowOrigins: (options.allowOrigins ?? []).map(allowedOrigin),
   allowedHosts,
   token,
 })
+
+/**
+ * An `--allow-origin` value as browsers send an `Origin`: `http://App.test:3000/` is `http://app.test:3000`.
+ * @throws Error for anything that is not an http(s) origin
+ */
+function allowedOrigin(value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (url && /^https?:$/.test(url.protocol) && (url.pathname === '/' || url.pathname === '') && !url.search)
+    return url.origin
+  throw new Error(`--allow-origin takes an origin such as http://app.test:3000, got ${JSON.stringify(value)}`)
+}

@@ -17,7 +17,8 @@ beforeAll(async () => {
   trusting = await startTestServer({
     seed: 21,
     personasPerTeam: 3,
-    allowOrigins: ['https://app.example'],
+    // Spelt as a user may type it: an origin is compared as browsers send it (lower case, no path).
+    allowOrigins: ['https://App.example/'],
     allowedHosts: ['mock.test'],
   })
 })
@@ -143,6 +144,24 @@ it('refuses changes to the API from a foreign page, and its preflights, even wit
     JSON.stringify({ values: [{ value: 'from-allowed' }] }),
   )
   expect([trustedPage.status, trustedPage.headers['access-control-allow-origin']]).toEqual([201, '*'])
+  const ownPage = await send(
+    trusting,
+    'POST',
+    path.replace(fixtures.dimensions[0]!.id, trusting.sessions.primary.fixtures.dimensions[0]!.id),
+    {
+      origin: 'http://mock.test:8080',
+      authorization: `Bearer ${trusting.sessions.primary.fixtures.tokens.super_admin}`,
+      'content-type': 'application/json',
+    },
+    JSON.stringify({ values: [{ value: 'from-its-own-docs' }] }),
+  )
+  expect(ownPage.status, "a page served under one of the server's own names (its /docs on a LAN name)").toBe(201)
+})
+
+it('refuses an --allow-origin that is not an origin, saying what one is', async () => {
+  await expect(startTestServer({ allowOrigins: ['app.example'] })).rejects.toThrow(
+    '--allow-origin takes an origin such as http://app.test:3000, got "app.example"',
+  )
 })
 
 it('trusts loopback pages on any port, and origins named with allowOrigins', async () => {
