@@ -1,6 +1,7 @@
 import { declaredResponse } from '../http/responses.js'
 import { validateInput } from '../pydantic/dialect.js'
 import { decodeJsonBody } from '../python/json-decode.js'
+import { toJson } from './request.js'
 import { zodOf } from './to-zod.js'
 import type { Reply } from '../http/reply.js'
 import { PyFloat } from '../python/value.js'
@@ -86,7 +87,24 @@ export function recordProblems(document: ServedDocument, schema: unknown, record
   const decoded = decodeJsonBody(new TextEncoder().encode(JSON.stringify(checked)), RECORD_DEPTH)
   if (!decoded.ok) return ['not a JSON value']
   const outcome = validateInput(zodOf(document, schema), decoded.value, [], { pydantic: '2.13' })
-  return outcome.ok ? [] : outcome.errors.map(({ loc, msg }) => `${loc.join('.') || 'the record'}: ${msg}`)
+  if (!outcome.ok) return outcome.errors.map(({ loc, msg }) => `${loc.join('.') || 'the record'}: ${msg}`)
+  return driftFrom(toJson(outcome.value), checked, [])
+}
+
+/**
+ * Where a record that validates still is not what FastAPI would send: lax validation takes `"0.5"` for a float or
+ * an upper-case UUID, which the answer would write as `0.5` and in lower case, while the mock answers what it holds.
+ * Only the fields the record has are compared (a default it lacks is written by the answer itself).
+ */
+function driftFrom(written: unknown, held: unknown, path: string[]): string[] {
+  if (isObject(written) && isObject(held))
+    return Object.keys(written).flatMap((name) =>
+      name in held ? driftFrom(written[name], held[name], [...path, name]) : [],
+    )
+  if (Array.isArray(written) && Array.isArray(held) && written.length === held.length)
+    return written.flatMap((item, index) => driftFrom(item, held[index], [...path, String(index)]))
+  if (written === held) return []
+  return [`${path.join('.') || 'the record'}: the answer would write ${JSON.stringify(written)}`]
 }
 
 /**

@@ -216,6 +216,12 @@ describe('imports over the control API', () => {
       400,
       'Invalid state: documented./v1/nothing: no collection of the served document (/v1/agents, /v1/evaluations, /v1/personas)',
     ])
+    const looseFloat = structuredClone(state)
+    looseFloat.documented['/v1/agents'][0].config.temperature = '0.5'
+    looseFloat.documented['/v1/agents'][1].id = String(second!.id).toUpperCase()
+    expect((await json(await control('PUT', '/state', looseFloat))).detail).toBe(
+      `Invalid state: documented./v1/agents[0].config.temperature: the answer would write 0.5; documented./v1/agents[1].id: the answer would write "${second!.id}"`,
+    )
     expect(await json(await control('GET', '/state')), 'nothing changed').toEqual(state)
     expect((await control('PUT', '/state', state)).status, 'its own export is taken').toBe(200)
   })
