@@ -132,29 +132,18 @@ it('refuses changes to the API from a foreign page, and its preflights, even wit
   expect(values).not.toContain('from-a-link')
   expect((await write({ origin: 'http://localhost:5173' }, 'from-my-page')).status).toBe(201)
   expect((await write({}, 'from-a-tool')).status).toBe(201)
-  const trustedPage = await send(
-    trusting,
-    'POST',
-    path.replace(fixtures.dimensions[0]!.id, trusting.sessions.primary.fixtures.dimensions[0]!.id),
-    {
-      origin: 'https://app.example',
-      authorization: `Bearer ${trusting.sessions.primary.fixtures.tokens.super_admin}`,
-      'content-type': 'application/json',
-    },
-    JSON.stringify({ values: [{ value: 'from-allowed' }] }),
-  )
+  const trustingWorld = trusting.sessions.primary.fixtures
+  const writeTrusting = (origin: string, value: string) =>
+    send(
+      trusting,
+      'POST',
+      `/v1/demographics/${trustingWorld.dimensions[0]!.id}/values/bulk`,
+      { origin, authorization: `Bearer ${trustingWorld.tokens.super_admin}`, 'content-type': 'application/json' },
+      JSON.stringify({ values: [{ value }] }),
+    )
+  const trustedPage = await writeTrusting('https://app.example', 'from-allowed')
   expect([trustedPage.status, trustedPage.headers['access-control-allow-origin']]).toEqual([201, '*'])
-  const ownPage = await send(
-    trusting,
-    'POST',
-    path.replace(fixtures.dimensions[0]!.id, trusting.sessions.primary.fixtures.dimensions[0]!.id),
-    {
-      origin: 'http://mock.test:8080',
-      authorization: `Bearer ${trusting.sessions.primary.fixtures.tokens.super_admin}`,
-      'content-type': 'application/json',
-    },
-    JSON.stringify({ values: [{ value: 'from-its-own-docs' }] }),
-  )
+  const ownPage = await writeTrusting('http://mock.test:8080', 'from-its-own-docs')
   expect(ownPage.status, "a page served under one of the server's own names (its /docs on a LAN name)").toBe(201)
 })
 
