@@ -76,7 +76,9 @@ function resolveAppWith(options: AppOptions, guardFor: (jwtSecret: string) => Co
     cors: options.cors ?? true,
     scenarios: options.scenarios,
     openapi: options.openapi,
-    logError: (message, error) => logger.error(message, error),
+    logError: (message, error) => {
+      if (!clientWentAway(error)) logger.error(message, error)
+    },
   })
   return {
     world: checkWorldOptions(options),
@@ -107,3 +109,10 @@ function allowedOrigin(value: string): string {
     return url.origin
   throw new Error(`--allow-origin takes an origin such as http://app.test:3000, got ${JSON.stringify(value)}`)
 }
+
+/**
+ * Whether an error is Node's for a body its client stopped sending (the connection closed mid-body, or a chunk it
+ * could not read refused): the client's going, not a failure of the mock, so not logged as one.
+ */
+const clientWentAway = (error: unknown): boolean =>
+  error instanceof Error && error.message === 'aborted' && (error as NodeJS.ErrnoException).code === 'ECONNRESET'

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { request as rawRequest } from 'node:http'
 import { createRequire } from 'node:module'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
 import { http, loggedErrors, startTestServer } from '../support/server.js'
@@ -198,6 +199,24 @@ it('serves /openapi.json as FastAPI writes it, and offline docs at /docs', async
   const scripts = [...docs.text.matchAll(/(?:src|href)="(\/__mock\/docs-assets\/[^"]+)"/g)].map((match) => match[1]!)
   expect(scripts.length).toBeGreaterThanOrEqual(2)
   for (const asset of scripts) expect((await call(asset)).status, asset).toBe(200)
+})
+
+it('logs no error for a client that goes away in the middle of its body', async () => {
+  const errors = loggedErrors.length
+  const url = new URL(running.url)
+  const path = `/v1/demographics/${running.sessions.primary.fixtures.dimensions[0]!.id}/values/bulk`
+  await new Promise<void>((resolve) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"va`,
+      )
+      setTimeout(() => socket.destroy(), 100) // gone, 96 bytes short
+    })
+    socket.on('close', () => resolve())
+    socket.on('error', () => resolve())
+  })
+  expect((await fetch(`${running.url}/__mock/health`)).status).toBe(200)
+  expect(loggedErrors.slice(errors), 'its going is not a failure of the mock').toEqual([])
 })
 
 it('refuses a docs asset it does not have, or a condition the asset does not meet, as FastAPI refuses: no 500', async () => {
