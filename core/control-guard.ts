@@ -1,6 +1,7 @@
 import { isJsonContentType } from '../fastapi/http/body.js'
 import { httpError } from '../fastapi/http/responses.js'
 import type { Answer } from './exchange.js'
+import { SAFE_METHODS } from './sent-method.js'
 
 /** The path prefix of the control API; it is not part of the API and not in /openapi.json. */
 export const CONTROL_PREFIX = '/__mock'
@@ -54,9 +55,6 @@ export function foreignSender(request: Request, guard: ControlGuard): string | u
   if (origin !== null) return trustedOrigin(origin, guard) ? undefined : origin
   return request.headers.get('sec-fetch-site') === 'cross-site' ? 'a page of another site' : undefined
 }
-
-/** Methods that change nothing: a page of any origin may send them (the API's answers stay FastAPI's). */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * Refuses changes to the API sent by another web page than the developer's own ({@link foreignSender}), as the

@@ -14,6 +14,9 @@ const NORMALISED = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'])
 /** RFC 9110's token: what a method name may be. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
+/** Methods that change nothing (RFC 9110's safe methods the API serves): not writes, and open to any page. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 /** Whether a method name is an HTTP token (else no server answers it but with a 400). */
 export const isMethodToken = (method: string): boolean => TOKEN.test(method)
 

@@ -1,3 +1,4 @@
+import { SAFE_METHODS } from '../sent-method.js'
 import { redactHeader } from './redact.js'
 
 /** One request the API answered, as the journal keeps it. */
@@ -67,9 +68,6 @@ const JOURNAL_BYTES_BUDGET = 4 * 1024 * 1024
 
 /** What an entry holds besides its texts: the entry and header objects, its numbers and short strings. */
 const ENTRY_BYTES = 1024
-
-/** Methods that never change the world: their answers are not counted as writes. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * A bounded log of the recent requests, oldest first, so a test can assert on what its
