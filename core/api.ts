@@ -111,6 +111,7 @@ async function answer(
           query: new QueryParams(url.search.slice(1)),
           world,
           profile,
+          keptJson: instance.keptJson,
           verifyToken: (token) =>
             afterCheck(settings.verifyToken(token, now), (claims) => claims && claimsOf(claims, effects)),
           now,

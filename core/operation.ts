@@ -4,6 +4,7 @@ import type { Profile } from '../model/profile.js'
 import type { World } from '../model/world.js'
 import type { QueryParams } from '../fastapi/http/query-string.js'
 import type { Outcome } from '../fastapi/http/reply.js'
+import type { JsonBudget } from '../fastapi/wire/kept-json.js'
 
 /** Everything one operation needs to answer one request. */
 interface OperationContext {
@@ -13,6 +14,8 @@ interface OperationContext {
   query: QueryParams
   world: World
   profile: Profile
+  /** The memory the JSON kept of answered lists may take (the instance's). */
+  keptJson: JsonBudget
   /** Checks a bearer token (signature once per distinct token) against the instance's clock. */
   verifyToken: (token: string) => TokenCheck
   /** The instance's clock when the operation started, in whole Unix seconds: what new records are stamped with. */

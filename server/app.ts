@@ -5,7 +5,7 @@ import type { RequestHandler } from 'msw'
 import { coreWith, type Core } from '../handlers/app.js'
 import { internalServerError, notFound } from '../fastapi/http/responses.js'
 import { MockInstance } from '../core/instance/instance.js'
-import { MemoryBudget } from '../core/instance/memory-budget.js'
+import { keptJsonBeside, MemoryBudget } from '../core/instance/memory-budget.js'
 import { Snapshots } from '../core/instance/snapshots.js'
 import { Sessions } from '../core/instance/sessions.js'
 import { selectScenarios } from '../core/scenarios/effects.js'
@@ -95,6 +95,7 @@ export async function createMockAppWith(settings: AppSettings): Promise<MockApp>
 async function seededSessions(settings: AppSettings): Promise<Sessions> {
   const budget = new MemoryBudget(settings.maxMemoryBytes)
   const snapshots = new Snapshots()
+  const keptJson = keptJsonBeside(budget)
   const seeded = async (world: Required<WorldOptions>) => {
     const instance = await MockInstance.create({
       ...world,
@@ -102,6 +103,7 @@ async function seededSessions(settings: AppSettings): Promise<Sessions> {
       journalSize: settings.journalSize,
       budget,
       snapshots,
+      keptJson,
     })
     instance.scenarios.atStart = settings.startScenarios
     if (settings.startScenarios.length > 0) await selectScenarios(instance, settings.startScenarios, world)

@@ -16,6 +16,7 @@ import { checkName, type Snapshot, Snapshots } from './snapshots.js'
 import { serializeState, StateError, type WorldState } from '../../model/state/index.js'
 import { snapshotOf } from '../../model/state/stream.js'
 import { readState } from '../../model/state/read.js'
+import { JsonBudget } from '../../fastapi/wire/kept-json.js'
 
 export interface InstanceOptions extends WorldOptions {
   /** The secret fixture tokens are signed with. @default DEVELOPMENT_JWT_SECRET */
@@ -26,6 +27,11 @@ export interface InstanceOptions extends WorldOptions {
   budget?: MemoryBudget
   /** The named snapshots this instance takes and restores (a server's sessions share one). @default its own */
   snapshots?: Snapshots
+  /**
+   * The memory the JSON kept of answered lists may take (a server's sessions share one, so that each session's
+   * copy of a list does not keep its own). @default its own, of {@link JsonBudget.DEFAULT_BYTES}
+   */
+  keptJson?: JsonBudget
 }
 
 /**
@@ -67,6 +73,8 @@ export class MockInstance {
   readonly recorder = new ContractRecorder()
   /** Named snapshots of worlds, shared with the other instances of the same mock. */
   readonly snapshots: Snapshots
+  /** The memory the JSON kept of answered lists may take, shared with the other instances of the same mock. */
+  readonly keptJson: JsonBudget
   /** The world the API answers from now: a fork of a seeded base, an imported world or a restored snapshot's. */
   #world: World
   /** Ids of the current world's seeded records, and ready tokens signed with this instance's secret. */
@@ -90,6 +98,7 @@ export class MockInstance {
     this.#options = options
     this.journal = new Journal(settings.journalSize)
     this.snapshots = settings.snapshots ?? new Snapshots()
+    this.keptJson = settings.keptJson ?? new JsonBudget()
   }
 
   /** A freshly seeded instance. */

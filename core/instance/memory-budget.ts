@@ -1,4 +1,5 @@
 import { httpError } from '../../fastapi/http/responses.js'
+import { JsonBudget } from '../../fastapi/wire/kept-json.js'
 import type { DocumentedContents, DocumentedRecord } from '../../model/documented.js'
 import { COLLECTION_NAMES, type CollectionName, type World } from '../../model/world.js'
 
@@ -146,6 +147,16 @@ export interface BudgetHolder {
 }
 
 const MB = 1024 * 1024
+
+/**
+ * The JSON kept of answered lists, for every world of a budget's sessions together: a cache beside the budget (what
+ * it holds comes back only once a collection finds its lists gone, so it cannot make room on demand), bounded to a
+ * quarter of the budget and to what one instance keeps alone. Past it, records are written again on every request.
+ */
+export const keptJsonBeside = (budget: MemoryBudget): JsonBudget =>
+  new JsonBudget(Math.min(JsonBudget.DEFAULT_BYTES, Math.floor(budget.limitBytes / KEPT_JSON_SHARE)))
+
+const KEPT_JSON_SHARE = 4
 
 /**
  * A limit on the heap the worlds of a mock may hold. A change that would pass it (a new

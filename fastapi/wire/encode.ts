@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { Profile } from '../../model/profile.js'
 import type { EncodedJson } from '../http/responses.js'
 import { compileRecordEncoder, type Encoder } from './compile.js'
-import { JsonBudget, ListJson } from './kept-json.js'
+import { ListJson, type JsonBudget } from './kept-json.js'
 
 type Schema = z.core.$ZodType
 
@@ -10,32 +10,24 @@ type Schema = z.core.$ZodType
 const encoderCache = new WeakMap<Schema, WeakMap<Profile, Encoder>>()
 /** The JSON kept per list and encoder; keyed weakly by the list, which a changed world replaces. */
 const listJsonCache = new WeakMap<readonly object[], WeakMap<Encoder, ListJson>>()
-/** The memory each world's kept list JSON may take; keyed weakly, so it goes with the world. */
-const listJsonCacheBudgets = new WeakMap<object, JsonBudget>()
-
-/**
- * Memory the wire JSON kept for one world's lists may take: the JSON of every persona of a
- * 100,000-persona team fits. Past it, records are written each time.
- */
-const REMEMBERED_JSON_BYTES = 96 * 2 ** 20
 
 /**
  * The wire JSON ({@link writeResource}) of the records of `list` at `positions`, as UTF-8,
- * each kept once written (up to {@link REMEMBERED_JSON_BYTES} per world). `list` is one of
- * the world's index arrays (a team's personas, a policy's rules): they are replaced, never
+ * each kept once written, while `budget` (its instance's, shared by a server's sessions) has room. `list` is one
+ * of the world's index arrays (a team's personas, a policy's rules): they are replaced, never
  * changed in place, when the world changes, so the JSON cannot go stale, and it goes when
- * the list does.
- * @example encodeListed(Persona, team.ordered, [0, 1, 2], profile, world)
+ * the list does. A list shared by forks keeps its JSON once, taken from the budget of the first that read it.
+ * @example encodeListed(Persona, team.ordered, [0, 1, 2], profile, instance.keptJson)
  */
 export function encodeListed(
   schema: Schema,
   list: readonly object[],
   positions: readonly number[],
   profile: Profile,
-  world: object,
+  budget: JsonBudget,
 ): EncodedJson[] {
   const encode = encoderFor(schema, profile)
-  const json = keptFor(list, encode, world)
+  const json = keptFor(list, encode, budget)
   return positions.map((position) => {
     const bytes = json.get(position)
     if (bytes !== undefined) return bytes
@@ -44,19 +36,13 @@ export function encodeListed(
   })
 }
 
-/** The JSON kept for `list` as `encode` writes it, taking its memory from `world`'s budget. */
-function keptFor(list: readonly object[], encode: Encoder, world: object): ListJson {
+/** The JSON kept for `list` as `encode` writes it, taking its memory from `budget`. */
+function keptFor(list: readonly object[], encode: Encoder, budget: JsonBudget): ListJson {
   let byEncoder = listJsonCache.get(list)
   if (!byEncoder) listJsonCache.set(list, (byEncoder = new WeakMap()))
   let json = byEncoder.get(encode)
-  if (!json) byEncoder.set(encode, (json = new ListJson(budgetOf(world), list.length)))
+  if (!json) byEncoder.set(encode, (json = new ListJson(budget, list.length)))
   return json
-}
-
-function budgetOf(world: object): JsonBudget {
-  let budget = listJsonCacheBudgets.get(world)
-  if (!budget) listJsonCacheBudgets.set(world, (budget = new JsonBudget(REMEMBERED_JSON_BYTES)))
-  return budget
 }
 
 /**

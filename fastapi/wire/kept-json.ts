@@ -7,7 +7,7 @@
  *
  * The list must be replaced, never changed in place, when its records change (the world's
  * indexes are rebuilt on every write), so that a position's JSON stays true. Its chunks are
- * taken from a {@link JsonBudget} shared by the lists of one world.
+ * taken from a {@link JsonBudget} shared by the lists of one instance (of all of a server's sessions).
  * @example const kept = new ListJson(budget, list.length); kept.get(7) ?? kept.keep(7, json)
  */
 export class ListJson {
@@ -61,17 +61,29 @@ export class ListJson {
 }
 
 /**
- * The bytes of kept JSON that the lists of one world may hold together. A list's bytes come
- * back once the list is collected (its world's index was rebuilt), so rebuilding never
+ * The bytes of kept JSON that lists may hold together: those of one instance's worlds, or of every world of a
+ * server's sessions (which would otherwise keep a copy each). A list's bytes come
+ * back once the list is collected (its world's index was rebuilt, its session let go), so rebuilding never
  * uses the budget up. Past it, records are written each time: memory stays bounded, and
  * nothing churns (replacing kept JSON would turn every request into old-generation garbage).
  */
 export class JsonBudget {
+  /**
+   * What one instance's lists may keep unless told otherwise: the JSON of every persona of a 100,000-persona
+   * team fits.
+   */
+  static readonly DEFAULT_BYTES = 96 * 2 ** 20
+
   #left: number
   readonly #returns = new FinalizationRegistry<{ bytes: number }>((taken) => void (this.#left += taken.bytes))
 
-  constructor(maxBytes: number) {
+  constructor(readonly maxBytes: number = JsonBudget.DEFAULT_BYTES) {
     this.#left = maxBytes
+  }
+
+  /** The bytes the lists hold now (given back only once a list is collected). */
+  get bytesInUse(): number {
+    return this.maxBytes - this.#left
   }
 
   /** Takes `bytes` for `taken`'s list, when that many are left. */

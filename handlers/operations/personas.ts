@@ -14,7 +14,7 @@ import { encodeListed } from '../../fastapi/wire/encode.js'
  * case-insensitive search over name, description and role; created_at descending, then id.
  * The team defaults to the token's; only super admins may name another team.
  */
-export const listPersonas: Operation = async ({ request, query, world, profile, verifyToken, intercept }) => {
+export const listPersonas: Operation = async ({ request, query, world, profile, keptJson, verifyToken, intercept }) => {
   const user = await authenticate(request, profile, verifyToken)
   requirePermission(user, Permission.personaRead, profile)
   const parameters = { source: 'query' as const, schema: listPersonasQuery(profile), read: queryReader(query) }
@@ -32,5 +32,5 @@ export const listPersonas: Operation = async ({ request, query, world, profile, 
   }
   const team = world.personasByTeam().get(teamId)
   const page = queryPersonas(team, filter, toIndex(values.offset), toIndex(values.limit))
-  return listResponse(team ? encodeListed(Persona, team.ordered, page.positions, profile, world) : [], page.total)
+  return listResponse(team ? encodeListed(Persona, team.ordered, page.positions, profile, keptJson) : [], page.total)
 }

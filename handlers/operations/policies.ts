@@ -19,6 +19,7 @@ export const listPolicyRules: Operation = async ({
   query,
   world,
   profile,
+  keptJson,
   verifyToken,
   intercept,
 }) => {
@@ -42,5 +43,5 @@ export const listPolicyRules: Operation = async ({
     throw httpError(404, errorText(profile, 'policyNotFound'))
   const rules = world.rulesByPolicy().get(policy.id) ?? []
   const page = pageRange(rules.length, toIndex(values[offset]), toIndex(values[limit]))
-  return listResponse(encodeListed(PolicyRule, rules, page, profile, world), rules.length)
+  return listResponse(encodeListed(PolicyRule, rules, page, profile, keptJson), rules.length)
 }

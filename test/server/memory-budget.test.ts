@@ -144,3 +144,38 @@ it('reads the records of a world it counts only once the world changed, however 
     contents.mockRestore()
   }
 })
+
+it('keeps the JSON of answered lists within a quarter of the budget for all sessions together', async () => {
+  const call = await start(64 * MB, 25)
+  await call('/__mock/reset', { method: 'POST', json: { personas: 3000 } })
+  const { fixtures, keptJson } = running!.sessions.primary
+  const team = fixtures.teams[0]!.id
+  expect(keptJson.maxBytes).toBe(16 * MB)
+  /** A session that owns its team's list (it stored a persona) and pages through all of it. */
+  const readAll = async (key: string) => {
+    const stored = await call('/__mock/records/personas', {
+      method: 'POST',
+      json: { team_id: team },
+      headers: session(key),
+    })
+    expect(stored.status, stored.text).toBe(201)
+    for (let offset = 0; offset <= 3000; offset += 100) {
+      const page = await call(`/v1/personas/?limit=100&offset=${offset}`, {
+        token: fixtures.tokens.team_reader,
+        headers: session(key),
+      })
+      expect(page.status).toBe(200)
+      expect(page.json.results.length).toBe(Math.min(100, 3001 - offset))
+    }
+  }
+  await readAll('first')
+  const oneList = keptJson.bytesInUse
+  expect(oneList, 'a list read whole is kept').toBeGreaterThan(MB)
+  const sessions = Math.ceil((2 * keptJson.maxBytes) / oneList)
+  for (let i = 0; i < sessions; i++) await readAll(`s${i}`)
+  // Every session's instance takes from the one budget, which held the line.
+  const instances = await Promise.all(['first', 's0', `s${sessions - 1}`].map((key) => running!.sessions.instance(key)))
+  for (const instance of instances) expect(instance.keptJson).toBe(keptJson)
+  expect(keptJson.bytesInUse).toBeLessThanOrEqual(keptJson.maxBytes)
+  expect(keptJson.bytesInUse, 'the lists would have kept twice the bound').toBeGreaterThan(keptJson.maxBytes - 2 * MB)
+}, 120_000)
