@@ -36,6 +36,21 @@ export class StateError extends Error {
 }
 
 /** A state file's schema (the records' schemas inside). */
+/**
+ * zod's records leave a `__proto__` key out (against prototype pollution), so a served collection of that name
+ * would be dropped unseen where any other name no served document declares is refused: it is refused here.
+ */
+function noProtoKey(check: z.core.ParsePayload<unknown>): void {
+  const { value } = check
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__'))
+    check.issues.push({
+      code: 'custom',
+      path: ['__proto__'],
+      message: 'no served collection is named __proto__',
+      input: value,
+    })
+}
+
 export const StateFile = z.object({
   format: z.literal(STATE_FORMAT),
   version: z.literal(STATE_VERSION),
@@ -51,7 +66,11 @@ export const StateFile = z.object({
     rules: z.array(PolicyRule),
   }),
   /** A served OpenAPI document's records, by collection path: plain JSON, checked against the document when read. */
-  documented: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).optional(),
+  documented: z
+    .unknown()
+    .check(noProtoKey)
+    .pipe(z.record(z.string(), z.array(z.record(z.string(), z.unknown()))))
+    .optional(),
 })
 
 /**

@@ -216,6 +216,12 @@ describe('imports over the control API', () => {
       400,
       'Invalid state: documented./v1/nothing: no collection of the served document (/v1/agents, /v1/evaluations, /v1/personas)',
     ])
+    // JSON.parse makes an own `__proto__` key, as a client's body does (a literal would set the prototype).
+    const proto = await control('PUT', '/state', { ...state, documented: JSON.parse('{"__proto__": []}') })
+    expect([proto.status, (await json(proto)).detail]).toEqual([
+      400,
+      'Invalid state: the state does not fit the schemas: documented.__proto__: no served collection is named __proto__',
+    ])
     const looseFloat = structuredClone(state)
     looseFloat.documented['/v1/agents'][0].config.temperature = '0.5'
     looseFloat.documented['/v1/agents'][1].id = String(second!.id).toUpperCase()
