@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
-import { Command, InvalidArgumentError, type OptionValues } from 'commander'
+import { Command, CommanderError, InvalidArgumentError, type OptionValues } from 'commander'
 import { registerVerifyCommand } from '../verify/command.js'
 import { registerImportCommand } from '../verify/importer/command.js'
 import { DEFAULT_PERSONAS_PER_TEAM, DEFAULT_SEED, MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
@@ -234,6 +234,8 @@ function editDistance(a: string, b: string): number {
 }
 
 program.parseAsync().catch((error: unknown) => {
+  // A mistake in a command's command line: commander printed it, and the command chose the exit code.
+  if (error instanceof CommanderError) process.exit(process.exitCode ?? error.exitCode)
   console.error(`agent-console-mock: ${(error as Error).message}`)
   process.exit(1)
 })

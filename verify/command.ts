@@ -61,9 +61,9 @@ Example:
  */
 export function registerVerifyCommand(program: Command, io: Partial<VerifyCommandIo> = {}): Command {
   const out = { ...processIo(), ...io }
+  const command = exitTwoOnUsageErrors(program.command('verify'), out)
   return (
-    program
-      .command('verify')
+    command
       .description(
         'Check a real server against the contract the mock keeps: schemas, paging, filters, validation, auth, errors, bulk add, profile and drift.',
       )
@@ -111,6 +111,18 @@ export function registerVerifyCommand(program: Command, io: Partial<VerifyComman
       .action((options: CommandOptions) => runVerify(options, out))
   )
 }
+
+/**
+ * Ends a command on a mistake in its command line (an unknown option, a value not among the choices, a bad number)
+ * with exit code 2, "the run could not happen", as a missing required option does: commander's 1 would read as a
+ * failed check. commander printed the mistake already; its error goes on to whoever parses (the CLI ends with the
+ * code set here). Help and version still end with 0.
+ */
+export const exitTwoOnUsageErrors = (command: Command, io: Pick<VerifyCommandIo, 'exit'>): Command =>
+  command.exitOverride((error) => {
+    io.exit(error.exitCode === 0 ? 0 : 2)
+    throw error
+  })
 
 const REQUIRED = [
   ['baseUrl', '--base-url <url> (or AGENT_CONSOLE_VERIFY_BASE_URL)'],

@@ -94,6 +94,26 @@ it(
 )
 
 it(
+  "ends verify and import on a mistake in their command line with 2, the run that could not happen, not a check's 1",
+  () => {
+    const mistakes = [
+      ['verify', '--base-url', 'http://127.0.0.1:9', '--token', 't', '--format', 'xml'],
+      ['verify', '--bogus'],
+      ['verify', '--timeout', 'abc'],
+      ['import', '--bogus'],
+      ['import', '--page-size', '0'],
+    ]
+    for (const args of mistakes) {
+      const ended = run(args)
+      expect([ended.status, ended.stdout], args.join(' ')).toEqual([2, ''])
+      expect(ended.stderr, 'commander says it once').toMatch(/^error: [^\n]+\n$/)
+    }
+    expect(run(['verify', '--help']).status).toBe(0)
+  },
+  CLI_TEST_TIMEOUT_MS,
+)
+
+it(
   'refuses a bad option value with a message and exit code 1',
   () => {
     const bad = run(['--port', 'abc'])

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { Option, type Command } from 'commander'
 import { DEFAULT_TIMEOUT_MS } from '../context.js'
+import { exitTwoOnUsageErrors } from '../command.js'
 import { importOptions, integer, missingOptions, type CommandOptions } from './options.js'
 import { Progress } from './progress.js'
 import { IMPORT_TOKEN_VARIABLE, runImport, type ImportSummary } from './run.js'
@@ -36,8 +37,7 @@ Example:
 export function registerImportCommand(program: Command, io: Partial<ImportCommandIo> = {}): Command {
   const out = { ...processIo(), ...io }
   return (
-    program
-      .command('import')
+    exitTwoOnUsageErrors(program.command('import'), out)
       .description("Read teams' personas and policies' rules from a real server into a state file the mock loads.")
       // Required, but checked in the action: a missing one exits 2, as verify's do.
       .option('--from <url>', '(required) the server to read, e.g. https://staging.example.com')
