@@ -115,7 +115,7 @@ export function resolveCoreConfig(options: CoreConfigOptions): CoreConfig {
     profile: resolveProfile(options.profile as ProfileOptions),
     jwtSecret: options.jwtSecret ?? DEVELOPMENT_JWT_SECRET,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    delayMs: options.delayMs ?? 0,
+    delayMs: checkDelay(options.delayMs ?? 0),
     control: options.control ?? true,
     controlGuard: options.controlGuard,
     cors: options.cors === true ? DEV_CORS : options.cors || undefined,
@@ -167,6 +167,15 @@ export function settingsFor(
 function configuredWorld({ instance, seed, personasPerTeam }: CoreOptions): Required<WorldOptions> {
   const created = (instance instanceof MockInstance ? instance : instance.primary).worldOptions
   return { seed: seed ?? created.seed, personasPerTeam: personasPerTeam ?? created.personasPerTeam }
+}
+
+/**
+ * A `delayMs` option, checked: a timer would take a negative or non-number delay as none, silently.
+ * @throws RangeError for anything but a finite number ≥ 0
+ */
+export function checkDelay(delayMs: number): number {
+  if (typeof delayMs === 'number' && Number.isFinite(delayMs) && delayMs >= 0) return delayMs
+  throw new RangeError(`delayMs must be a number of milliseconds, 0 or more, got ${JSON.stringify(delayMs)}.`)
 }
 
 /**

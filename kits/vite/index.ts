@@ -3,34 +3,11 @@ import { createRequire } from 'node:module'
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Connect, Plugin, ResolvedConfig } from 'vite'
-import type { MockOptions } from '../../core/instance/handle.js'
 import { readOpenApi } from '../../node/openapi-source.js'
 import { START_ID, startBeforeApp, startModule } from './html.js'
+import { checkPluginOptions, type MockPluginOptions } from './options.js'
 
-/**
- * What `startMockWorker` takes, as JSON: the options reach the page as text in the start module, so
- * anything that is code (custom `scenarios`) cannot be given here.
- */
-export interface MockPluginOptions extends Omit<MockOptions, 'scenarios' | 'openapi'> {
-  /**
-   * A team's own OpenAPI document to serve beside the mock's operations (docs/openapi.md): a file's path
-   * (relative to Vite's `root`), an `http(s)` URL (a running FastAPI app's `/openapi.json`), or the parsed
-   * JSON. A file or URL is read once, as the dev server starts (a restart reads it again); one that cannot
-   * be read, or is no OpenAPI 3.0 or 3.1 document, stops the start saying why.
-   */
-  openapi?: string | URL | object
-  /**
-   * A running standalone server (`npx agent-console-mock`) to send `/v1` and `/__mock` to, through Vite's
-   * `server.proxy`, instead of starting the worker in the page. E.g. `'http://127.0.0.1:4010'`.
-   */
-  mockServer?: string
-  /** Milliseconds added before every API answer (worker). @default 0 */
-  delayMs?: number
-  /** Keep the world across page reloads in `localStorage` (worker; see `startMockWorker`). @default false */
-  persist?: boolean | string
-  /** Don't log "Mocking enabled" and the mocked requests (worker). @default true */
-  quiet?: boolean
-}
+export type { MockPluginOptions } from './options.js'
 
 const RESOLVED_START_ID = `\0${START_ID}`
 const WORKER_SCRIPT = 'mockServiceWorker.js'
@@ -106,6 +83,7 @@ export function agentConsoleMock(options: MockPluginOptions = {}): Plugin {
     apply: 'serve',
     config: () => (mockServer ? { server: { proxy: { '/v1': mockServer, '/__mock': mockServer } } } : undefined),
     configResolved(resolved) {
+      checkPluginOptions(options)
       config = resolved
     },
     async buildStart() {

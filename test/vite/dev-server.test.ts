@@ -97,6 +97,32 @@ it('stops the start when the document cannot be read, saying which and why', asy
   )
 })
 
+it('stops the start on an option the page would refuse, naming it, where the page would never load', async () => {
+  const refusals: Array<[Record<string, unknown>, string | RegExp]> = [
+    [{ personasPerTeam: -4 }, 'agent-console-mock/vite: personasPerTeam must be an integer from 0 to 100000, got -4.'],
+    [{ seed: 1.5 }, 'agent-console-mock/vite: The seed must be an integer, got 1.5.'],
+    [{ scenario: 'empty-team,nope' }, /^agent-console-mock\/vite: Unknown scenario "nope"; known: .*empty-team/],
+    [{ personas: 5 }, /^agent-console-mock\/vite: unknown option "personas"; the options are seed, personasPerTeam, /],
+    [
+      { scenarios: [] },
+      /^agent-console-mock\/vite: scenarios of your own are code, .*startMockWorker\(\{ scenarios \}\)/,
+    ],
+    [
+      { profile: { missingCredentialsStatus: 418 } },
+      /^agent-console-mock\/vite: Invalid mock profile\. missingCredentialsStatus/,
+    ],
+    [{ delayMs: -1 }, 'agent-console-mock/vite: delayMs must be a number of milliseconds, 0 or more, got -1.'],
+    [
+      { mockServer: 'localhost:4010' },
+      /^agent-console-mock\/vite: mockServer must be the standalone server's http\(s\) URL/,
+    ],
+  ]
+  for (const [options, message] of refusals)
+    await expect(devServer(options as MockPluginOptions), JSON.stringify(options)).rejects.toThrow(message)
+  const started = await devServer({ seed: 4, personasPerTeam: 0, scenario: ['empty-team'], delayMs: 0 })
+  expect((await pageModules(started.url)).start).toContain('"scenario":["empty-team"]')
+})
+
 it('proxies /v1 and /__mock to a standalone server and starts no worker', async () => {
   const server = await startTestServer({ seed: 3 })
   servers.push(server)
