@@ -11,6 +11,22 @@ export interface PlaywrightMockOptions extends MockOptions {
   delayMs?: number
 }
 
+/**
+ * The fixture's options, for `test.use` or the `use` of `playwright.config.ts`, whose `defineConfig` learns of them
+ * as Playwright's own docs show for fixture options.
+ * @example export default defineConfig<MockFixtureOptions>({ use: { recordContract: 'test-results/contract.json' } })
+ */
+export interface MockFixtureOptions {
+  /** The mock's options in every test (`seed`, `personasPerTeam`, `scenario`, ...). @default {} */
+  mockOptions?: PlaywrightMockOptions
+  /**
+   * Write what the mock answered in every test of the run to this contract file (merged across workers and
+   * tests, ordered by test), to replay against a real server with `agent-console-mock verify --replay`.
+   * @example test.use({ recordContract: 'test-results/contract.json' }) // or in the config's `use`
+   */
+  recordContract?: string | undefined
+}
+
 /** The `mock` fixture: one freshly seeded world per test, in the test process. */
 export class PlaywrightMock extends MockHandle {
   /** @internal the fixture builds it */
@@ -45,12 +61,7 @@ export class PlaywrightMock extends MockHandle {
  */
 export const test = base.extend<{
   mockOptions: PlaywrightMockOptions
-  /**
-   * Write what the mock answered in every test of the run to this contract file (merged across workers and
-   * tests, ordered by test), to replay against a real server with `agent-console-mock verify --replay`.
-   * @example test.use({ recordContract: 'test-results/contract.json' }) // or in the config's `use`
-   */
-  recordContract: string | undefined
+  recordContract: MockFixtureOptions['recordContract']
   mock: PlaywrightMock
 }>({
   mockOptions: [{}, { option: true }],

@@ -6,12 +6,13 @@
  */
 import { fileURLToPath } from 'node:url'
 import { defineConfig, devices } from '@playwright/test'
+import type { MockFixtureOptions } from 'agent-console-mock/playwright'
 import { launchOptions } from './support/chromium.js'
 import { API_URL, CONTRACT_FILE, DEMO_URL, STORYBOOK_URL } from './support/servers.js'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 
-export default defineConfig<{ recordContract?: string }>({
+export default defineConfig<MockFixtureOptions>({
   testDir: './tests',
   outputDir: './test-results',
   workers: 2,

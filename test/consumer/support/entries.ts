@@ -6,7 +6,8 @@ const ENTRIES = `
 import { createHandlers, type Persona } from 'agent-console-mock'
 import { createMockServer, type MockServer } from 'agent-console-mock/node'
 import { startMockWorker, type OperationOverride } from 'agent-console-mock/browser'
-import { test as networkTest, expect } from 'agent-console-mock/playwright'
+import { test as networkTest, expect, type MockFixtureOptions } from 'agent-console-mock/playwright'
+import { defineConfig } from '@playwright/test'
 import { test as serverTest } from 'agent-console-mock/playwright/server'
 import { test as vitestTest } from 'agent-console-mock/vitest'
 import { agentConsoleMock, mockServiceWorker } from 'agent-console-mock/vite'
@@ -24,6 +25,10 @@ export const start = async (): Promise<MockServer> => createMockServer({ seed: 1
 export const app = createMockApp
 export const check = verify
 export type Row = Persona
+// The fixture's options in playwright.config.ts, as docs/verification.md shows them.
+export const playwrightConfig = defineConfig<MockFixtureOptions>({
+  use: { recordContract: 'test-results/contract.json', mockOptions: { seed: 2 } },
+})
 `
 
 /**
