@@ -36,6 +36,9 @@ export class DocumentError extends Error {
   override name = 'DocumentError'
 }
 
+/** Keys whose values are data, not schemas: a `$ref` inside them is no reference. */
+const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const'])
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const
 
 /** The document's operations and its schemas, references followed on demand. */
@@ -57,6 +60,7 @@ export class ServedDocument {
       )
     this.version = version[1] === '0' ? '3.0' : '3.1'
     this.#raw = raw
+    this.#checkReferences()
     this.operations = this.#readOperations()
   }
 
@@ -84,6 +88,31 @@ export class ServedDocument {
       if (node === undefined) throw new DocumentError(`The reference ${ref} names nothing in the document.`)
     }
     return node
+  }
+
+  /**
+   * Follows every reference once, at start: one that leads nowhere stops the start saying where it is, where it
+   * would otherwise answer 500 to every request of its operation. Values that are data (examples, defaults,
+   * enums) are not schemas, so a `$ref` key inside them is left alone.
+   */
+  #checkReferences(): void {
+    const pending: Array<[unknown, string]> = [[this.#raw, '']]
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const [node, at] = next
+      if (Array.isArray(node)) node.forEach((item, index) => pending.push([item, `${at}/${index}`]))
+      if (!isObject(node)) continue
+      if (typeof node.$ref === 'string') this.#referenceAt(node.$ref, at)
+      for (const [key, value] of Object.entries(node))
+        if (!DATA_KEYS.has(key)) pending.push([value, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`])
+    }
+  }
+
+  #referenceAt(ref: string, at: string): void {
+    try {
+      this.#pointer(ref)
+    } catch (error) {
+      throw new DocumentError(`${(error as Error).message} (at #${at})`)
+    }
   }
 
   #readOperations(): DocumentOperation[] {

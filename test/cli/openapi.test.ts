@@ -108,8 +108,21 @@ describe('--openapi <URL>', () => {
   let url: string
   beforeAll(async () => {
     const text = readFileSync(DOCUMENTS['3.0'], 'utf8')
+    // The same document with one answer's schema a reference that leads nowhere, or out of the document.
+    const referring = (ref: string) => {
+      const document = JSON.parse(text)
+      document.paths['/v1/agents/'].get.responses['200'].content['application/json'].schema = { $ref: ref }
+      document.components.schemas.Agent.example = { $ref: 'data, not a reference' }
+      return JSON.stringify(document)
+    }
+    const bodies: Record<string, string> = {
+      '/openapi.json': text,
+      '/dangling.json': referring('#/components/schemas/Missing'),
+      '/external.json': referring('other.json#/Agent'),
+    }
     documentServer = createServer((request, response) => {
-      if (request.url === '/openapi.json') response.writeHead(200, { 'content-type': 'application/json' }).end(text)
+      const body = bodies[request.url ?? '']
+      if (body) response.writeHead(200, { 'content-type': 'application/json' }).end(body)
       else response.writeHead(404).end()
     })
     await new Promise<void>((done) => documentServer.listen(0, '127.0.0.1', done))
@@ -136,5 +149,13 @@ describe('--openapi <URL>', () => {
     const notOpenApi = await runCli(['--port', '0', '--openapi', 'package.json'])
     expect(notOpenApi.code).toBe(1)
     expect(notOpenApi.output).toContain('Not an OpenAPI 3.0 or 3.1 document')
+    const at = '(at #/paths/~1v1~1agents~1/get/responses/200/content/application~1json/schema)'
+    const dangling = await runCli(['--port', '0', '--openapi', `${url}/dangling.json`])
+    expect([dangling.code, dangling.output]).toEqual([
+      1,
+      expect.stringContaining(`The reference #/components/schemas/Missing names nothing in the document. ${at}`),
+    ])
+    const external = await runCli(['--port', '0', '--openapi', `${url}/external.json`])
+    expect(external.output).toContain(`Only local references are followed, not other.json#/Agent. ${at}`)
   })
 })
