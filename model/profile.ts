@@ -1,3 +1,4 @@
+import { closest, distance } from 'fastest-levenshtein'
 import { z } from 'zod'
 
 /** The endpoint names, which are also the operationIds' stems and the faults' keys (re-exported by model/api/routes.ts). */
@@ -43,9 +44,9 @@ const errorTexts = Object.fromEntries(Object.keys(DEFAULT_ERROR_TEXTS).map((name
 export const Profile = z
   .object({
     /** Status for a missing or non-Bearer `Authorization`: FastAPI ≥0.122 answers 401, ≤0.121 403. */
-    missingCredentialsStatus: z.union([z.literal(401), z.literal(403)]).default(401),
+    missingCredentialsStatus: z.literal([401, 403]).default(401),
     /** Success status of the bulk add. */
-    bulkAddStatus: z.union([z.literal(201), z.literal(200)]).default(201),
+    bulkAddStatus: z.literal([201, 200]).default(201),
     /**
      * A value already in the dimension, or repeated in the request. `skip`: left out of the answer; `reject`: 409
      * and nothing is added; `store`: stored and answered again, as a server without a uniqueness rule does.
@@ -106,6 +107,29 @@ export const DEFAULT_PROFILE: Profile = Profile.parse({})
 export function resolveProfile(options: ProfileOptions = {}): Profile {
   const result = Profile.safeParse(options)
   if (result.success) return result.data
-  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(profile)'}: ${issue.message}`)
+  const problems = result.error.issues.map(
+    (issue) => `${issue.path.join('.') || '(profile)'}: ${issue.message}${suggestion(issue)}`,
+  )
   throw new Error(`Invalid mock profile. ${problems.join('; ')}`)
+}
+
+/** For a misspelt setting, the nearest one of the same object (a profile file is hand-written). */
+function suggestion(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'unrecognized_keys' || issue.keys.length !== 1) return ''
+  const known = settingsAt(issue.path)
+  const near = known.length > 0 ? closest(issue.keys[0]!, known) : undefined
+  return near && distance(near, issue.keys[0]!) <= 3 ? ` (did you mean "${near}"?)` : ''
+}
+
+/** The names of the settings of the profile's object at `path`. */
+function settingsAt(path: readonly PropertyKey[]): string[] {
+  let schema: unknown = Profile
+  for (const key of path) schema = objectOf(schema)?.shape[key as string]
+  return Object.keys(objectOf(schema)?.shape ?? {})
+}
+
+function objectOf(schema: unknown): z.ZodObject | undefined {
+  let inner = schema
+  while (inner instanceof z.ZodDefault || inner instanceof z.ZodOptional) inner = inner.unwrap()
+  return inner instanceof z.ZodObject ? inner : undefined
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { ServedDocument } from '../fastapi/served/document.js'
+import { whyUnreachable } from '../verify/client/unreachable.js'
 
 /** An OpenAPI document to serve: a file's path, an `http(s)` URL (a running app's `/openapi.json`), or one parsed. */
 export type OpenApiSource = string | URL | object
@@ -46,7 +47,9 @@ async function readDocument(source: string | URL): Promise<{ parsed: object; doc
 }
 
 async function fetchText(url: string): Promise<string> {
-  const response = await fetch(url, { headers: { accept: 'application/json' } })
+  const response = await fetch(url, { headers: { accept: 'application/json' } }).catch((error: unknown) => {
+    throw new Error(whyUnreachable(error))
+  })
   if (!response.ok) throw new Error(`HTTP ${response.status}`)
   return response.text()
 }

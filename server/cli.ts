@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
-import { Command, CommanderError, InvalidArgumentError, type OptionValues } from 'commander'
-import { registerVerifyCommand } from '../verify/command.js'
+import { Command, InvalidArgumentError, type OptionValues } from 'commander'
+import { distance } from 'fastest-levenshtein'
+import { CommandLineEnded, registerVerifyCommand } from '../verify/command.js'
 import { registerImportCommand } from '../verify/importer/command.js'
 import { DEFAULT_PERSONAS_PER_TEAM, DEFAULT_SEED, MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/http/body.js'
@@ -214,28 +215,16 @@ function unknownCommand(first: string | undefined): string | undefined {
   if (first === undefined || first.startsWith('-')) return undefined
   const names = [...program.commands.map((command) => command.name()), 'help']
   if (names.includes(first)) return undefined
-  const near = names.find((name) => editDistance(name, first) <= 2)
+  const near = names.find((name) => distance(name, first) <= 2)
   return (
     `unknown command '${first}'${near ? ` (did you mean ${near}?)` : ''}; ` +
     `the commands are ${names.join(', ')}, and the server's options start with - (see --help).`
   )
 }
 
-/** Levenshtein's distance between two short words. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    row = next
-  }
-  return row[b.length]!
-}
-
 program.parseAsync().catch((error: unknown) => {
   // A mistake in a command's command line: commander printed it, and the command chose the exit code.
-  if (error instanceof CommanderError) process.exit(process.exitCode ?? error.exitCode)
+  if (error instanceof CommandLineEnded) process.exit(process.exitCode)
   console.error(`agent-console-mock: ${(error as Error).message}`)
   process.exit(1)
 })

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises'
-import { InvalidArgumentError, Option, type Command } from 'commander'
+import { InvalidArgumentError, Option, type Command, type CommanderError } from 'commander'
 import { DEFAULT_TIMEOUT_MS } from './context.js'
 import { formatPretty, formatReport, REPORT_FORMATS, type ReportFormat } from './reporters/index.js'
 import { runReplay } from './replay/command.js'
@@ -121,8 +121,17 @@ export function registerVerifyCommand(program: Command, io: Partial<VerifyComman
 export const exitTwoOnUsageErrors = (command: Command, io: Pick<VerifyCommandIo, 'exit'>): Command =>
   command.exitOverride((error) => {
     io.exit(error.exitCode === 0 ? 0 : 2)
-    throw error
+    throw new CommandLineEnded(error)
   })
+
+/** A command ended by commander (help shown, or a mistake printed): nothing more to say, the exit code is set. */
+export class CommandLineEnded extends Error {
+  override name = 'CommandLineEnded'
+  /** commander's own error (`code` such as `commander.unknownOption`). */
+  constructor(readonly commander: CommanderError) {
+    super(commander.message)
+  }
+}
 
 const REQUIRED = [
   ['baseUrl', '--base-url <url> (or AGENT_CONSOLE_VERIFY_BASE_URL)'],

@@ -99,7 +99,7 @@ export class ServedDocument {
     const pending: Array<[unknown, string]> = [[this.#raw, '']]
     for (let next = pending.pop(); next; next = pending.pop()) {
       const [node, at] = next
-      if (Array.isArray(node)) node.forEach((item, index) => pending.push([item, `${at}/${index}`]))
+      if (Array.isArray(node)) for (const [index, item] of node.entries()) pending.push([item, `${at}/${index}`])
       if (!isObject(node)) continue
       if (typeof node.$ref === 'string') this.#referenceAt(node.$ref, at)
       for (const [key, value] of Object.entries(node))

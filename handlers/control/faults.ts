@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { jsonResponse } from '../../fastapi/http/responses.js'
 import { OPERATION_NAMES } from '../../model/api/routes.js'
 import { faultsConfigFor } from '../../core/instance/faults.js'
@@ -6,7 +7,8 @@ import type { ControlRoute, WorldCall } from './route.js'
 
 /** The faults injected into the request's world; per operation by the names of its own and `served` ones. */
 export const faultRoutes = (served: readonly string[]): ControlRoute[] => {
-  const config = faultsConfigFor([...OPERATION_NAMES, ...served])
+  const operations = [...OPERATION_NAMES, ...served] as const
+  const config = faultsConfigFor(operations)
   return [
     {
       method: 'GET',
@@ -18,15 +20,32 @@ export const faultRoutes = (served: readonly string[]): ControlRoute[] => {
       method: 'PUT',
       path: '/faults',
       description: 'sets latency, errors and dropped connections, globally or per operation',
-      answer: (call) => setFaults(call, config),
+      answer: (call) => setFaults(call, config, operations),
     },
   ]
 }
 
 /** `PUT /__mock/faults`: replaces the world's faults; answers them. */
-async function setFaults({ request, instance }: WorldCall, schema: ReturnType<typeof faultsConfigFor>) {
+async function setFaults(
+  { request, instance }: WorldCall,
+  schema: ReturnType<typeof faultsConfigFor>,
+  operations: readonly string[],
+) {
   const config = schema.safeParse(await readJsonBody(request))
-  if (!config.success) throw invalidBody(config.error)
+  if (!config.success) throw invalidBody(withOperationsNamed(config.error, operations))
   instance.faults.set(config.data)
   return jsonResponse(200, instance.faults.config)
+}
+
+/** An unknown key of `operations` is an operation's name mistyped: the refusal lists the names there are. */
+function withOperationsNamed(error: z.ZodError, operations: readonly string[]): Pick<z.ZodError, 'issues'> {
+  const issues = error.issues.map((issue) =>
+    issue.code === 'unrecognized_keys' && issue.path.join('.') === 'operations'
+      ? {
+          ...issue,
+          message: `no operation named ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; known: ${operations.join(', ')}`,
+        }
+      : issue,
+  )
+  return { issues }
 }

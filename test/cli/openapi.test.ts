@@ -144,6 +144,14 @@ describe('--openapi <URL>', () => {
     const missing = await runCli(['--port', '0', '--openapi', 'no-such-file.json'])
     expect(missing.code).toBe(1)
     expect(missing.output).toContain('cannot read the OpenAPI document no-such-file.json')
+    const closed = createServer().listen(0, '127.0.0.1')
+    await new Promise((done) => closed.once('listening', done))
+    const nobody = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/openapi.json`
+    await new Promise((done) => closed.close(done))
+    const refused = await runCli(['--port', '0', '--openapi', nobody])
+    expect(refused.output).toContain(
+      `cannot read the OpenAPI document ${nobody}: connection refused: is the server running on that port?`,
+    )
     const absent = await runCli(['--port', '0', '--openapi', `${url}/nothing.json`])
     expect(absent.output).toContain(`cannot read the OpenAPI document ${url}/nothing.json: HTTP 404`)
     const notOpenApi = await runCli(['--port', '0', '--openapi', 'package.json'])

@@ -121,10 +121,8 @@ it('exits 2 with a clear message when the server cannot be reached', async () =>
 })
 
 it('explains itself with --help and refuses an unknown format', async () => {
-  const help = await run('--help').catch((error: { code: string }) => error)
-  expect((help as { code: string }).code).toBe('commander.helpDisplayed')
-  const error = await run('--base-url', healthy.url, '--token', 't', '--format', 'xml').catch(
-    (thrown: { code: string }) => thrown,
-  )
-  expect((error as { code: string }).code).toBe('commander.invalidArgument')
+  const ended = (thrown: { commander: { code: string } }) => thrown.commander.code
+  expect(await run('--help').catch(ended)).toBe('commander.helpDisplayed')
+  const error = await run('--base-url', healthy.url, '--token', 't', '--format', 'xml').catch(ended)
+  expect(error).toBe('commander.invalidArgument')
 })

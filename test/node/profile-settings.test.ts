@@ -161,3 +161,30 @@ it("writes the profile's texts in every refusal the server writes itself", async
     "FastAPI's own text stays",
   ).toEqual([403, 'Invalid authentication credentials'])
 })
+
+it('names what a setting takes, and the setting a misspelt one is nearest to, in a refused profile', () => {
+  const refusal = (options: unknown) => {
+    try {
+      resolveProfile(options as ProfileOptions)
+    } catch (error) {
+      return (error as Error).message
+    }
+    throw new Error(`${JSON.stringify(options)} was taken`)
+  }
+  expect(refusal({ missingCredentialsStatus: 418 })).toBe(
+    'Invalid mock profile. missingCredentialsStatus: Invalid option: expected one of 401|403',
+  )
+  expect(refusal({ bulkAddStatus: '201' })).toBe(
+    'Invalid mock profile. bulkAddStatus: Invalid option: expected one of 201|200',
+  )
+  expect(refusal({ missingCredentialStatus: 403 })).toBe(
+    'Invalid mock profile. (profile): Unrecognized key: "missingCredentialStatus" (did you mean "missingCredentialsStatus"?)',
+  )
+  expect(refusal({ bounds: { personasLimitMx: 5 } })).toBe(
+    'Invalid mock profile. bounds: Unrecognized key: "personasLimitMx" (did you mean "personasLimitMax"?)',
+  )
+  expect(refusal({ errorTexts: { teamRequird: 'x' } })).toContain('(did you mean "teamRequired"?)')
+  expect(refusal({ somethingElse: true }), 'nothing near: no guess').toBe(
+    'Invalid mock profile. (profile): Unrecognized key: "somethingElse"',
+  )
+})

@@ -113,7 +113,9 @@ describe('the control API', () => {
     expect((await send('GET', '/v1/personas/')).status, 'the mock’s own untouched').toBe(200)
     const unknown = await control('PUT', '/faults', { operations: { list_teams: { latency: 5 } } })
     expect(unknown.status).toBe(400)
-    expect(await json(unknown)).toEqual({ detail: 'operations: Unrecognized key: "list_teams"' })
+    const { detail } = await json(unknown)
+    expect(detail).toMatch(/^operations: no operation named "list_teams"; known: list_personas, bulk_add_values, /)
+    expect(detail, "the served document's operations are among them").toContain('list_agents_v1_agents__get')
   })
 })
 

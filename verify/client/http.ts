@@ -1,5 +1,6 @@
 import { describePath, describeRequest } from './describe.js'
 import type { ApiAnswer, ApiRequest } from './requests.js'
+import { whyUnreachable } from './unreachable.js'
 
 /**
  * The verifier's only way to the server: one request at a time, each bounded by a timeout,
@@ -91,9 +92,8 @@ export class ContractClient {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
       return new RequestTimeoutError(`no answer within ${this.#timeoutMs} ms`, describeRequest(request), request)
     }
-    const code = errorCode(error)
     return new ServerUnreachableError(
-      `Cannot reach ${this.#baseUrl}: ${CONNECTION_ERRORS[code] ?? code}`,
+      `Cannot reach ${this.#baseUrl}: ${whyUnreachable(error)}`,
       describeRequest(request),
       request,
     )
@@ -134,22 +134,6 @@ async function readTextUpTo(res: Response, max: number, request: string): Promis
     text += decoder.decode(read.value, { stream: true })
   }
   return text + decoder.decode()
-}
-
-/** Node's fetch hides the socket error in `cause` (sometimes in an AggregateError). */
-function errorCode(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; errors?: Array<{ code?: string }>; message?: string } }).cause
-  return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message ?? String(error)
-}
-
-const CONNECTION_ERRORS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused: is the server running on that port?',
-  ENOTFOUND: 'host not found: check the base URL',
-  EAI_AGAIN: 'host name lookup failed: check the base URL and the network',
-  ECONNRESET: 'the connection was reset',
-  EHOSTUNREACH: 'host unreachable',
-  ETIMEDOUT: 'the connection timed out',
-  UND_ERR_SOCKET: 'the server closed the connection',
 }
 
 function parseJson(text: string): unknown {
