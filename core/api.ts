@@ -100,24 +100,30 @@ async function answer(
       const wait = settings.delayMs + fault.latencyMs
       const instead = fault.outcome === 'answer' && wait === 0 ? undefined : await faultAnswer(fault, wait)
       if (instead) return instead
-      if (canGrow(request)) instance.admit(bodyLength, 'this change')
+      // Held until answered: writes under way at once must not each see the same room.
+      const release = canGrow(request) ? instance.hold(bodyLength, 'this change') : undefined
       const now = view.clock.nowSeconds()
       const { world, effects } = view
       const context = { request, params: result.params, world, fixtures: view.fixtures }
-      return answerWithOverrides(effects?.overrides[name], context, profileOf(settings.profile, effects), (profile) =>
-        operations[name]({
-          request,
-          params: result.params,
-          query: new QueryParams(url.search.slice(1)),
-          world,
-          profile,
-          keptJson: instance.keptJson,
-          verifyToken: (token) =>
-            afterCheck(settings.verifyToken(token, now), (claims) => claims && claimsOf(claims, effects)),
-          now,
-          intercept: instance.overrides.hook(name, { world, request, profile }),
-        }),
+      const answer = answerWithOverrides(
+        effects?.overrides[name],
+        context,
+        profileOf(settings.profile, effects),
+        (profile) =>
+          operations[name]({
+            request,
+            params: result.params,
+            query: new QueryParams(url.search.slice(1)),
+            world,
+            profile,
+            keptJson: instance.keptJson,
+            verifyToken: (token) =>
+              afterCheck(settings.verifyToken(token, now), (claims) => claims && claimsOf(claims, effects)),
+            now,
+            intercept: instance.overrides.hook(name, { world, request, profile }),
+          }),
       )
+      return release ? answer.finally(release) : answer
     }
     case 'redirect':
       return temporaryRedirect(redirectLocation(url, prefix + result.path))

@@ -52,9 +52,14 @@ function revive(key: string): Kept | undefined {
 }
 
 function build(key: string, options: Required<WorldOptions>, budget: MemoryBudget | undefined): Kept {
-  budget?.admit(seededWorldBytes(options.personasPerTeam), `a world of ${options.personasPerTeam} personas per team`)
+  const release = budget?.hold(
+    seededWorldBytes(options.personasPerTeam),
+    `a world of ${options.personasPerTeam} personas per team`,
+  )
   const entry: Kept = {
-    base: createWorld(options).then((world) => (entry.built = baseOf(world, options))),
+    base: createWorld(options)
+      .then((world) => (entry.built = baseOf(world, options)))
+      .finally(release),
   }
   entry.base.catch(() => kept.get(key) === entry && kept.delete(key))
   return entry

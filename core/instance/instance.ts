@@ -34,6 +34,9 @@ export interface InstanceOptions extends WorldOptions {
   keptJson?: JsonBudget
 }
 
+/** What a change holds without a memory budget: nothing to let go. */
+const NOTHING_HELD = (): void => undefined
+
 /**
  * What is wrong with a state's records of a served document's collections, if anything: the document's check
  * (handlers/documented/state-check.ts), which an import over the control API makes.
@@ -136,6 +139,15 @@ export class MockInstance {
     this.clock.reset()
   }
 
+  /**
+   * A fork of the seeded world of `options` (this seed and size unless given), new ones admitted by the memory
+   * budget: a world of a request's own scenarios, which this instance does not keep.
+   */
+  async seededFork(options: WorldOptions = {}): Promise<World> {
+    const base = await seededBase(checkWorldOptions(worldOptionsOver(options, this.#options)), this.settings.budget)
+    return base.world.fork()
+  }
+
   /** The state now, as a snapshot that later writes do not change (to write out in slices: `stateText`). */
   stateSnapshot(): WorldState {
     return snapshotOf({ ...this.#options, ...this.#contents() })
@@ -151,8 +163,12 @@ export class MockInstance {
    * @throws StateError when the state is not valid; the world is then unchanged.
    */
   async importState(text: string, checkDocumented?: DocumentedCheck): Promise<void> {
-    const { world, options } = await this.#load(text, 'this state', checkDocumented)
-    await this.#swap(world, options, await buildFixtures(world, this.#secret))
+    const { world, options, release } = await this.#load(text, 'this state', checkDocumented)
+    try {
+      await this.#swap(world, options, await buildFixtures(world, this.#secret))
+    } finally {
+      release()
+    }
   }
 
   /** Keeps the world as it is now under `name` (see {@link Snapshots}). @throws Response 503 past the memory budget */
@@ -167,8 +183,12 @@ export class MockInstance {
    */
   async importSnapshot(name: string, text: string, checkDocumented?: DocumentedCheck): Promise<Snapshot> {
     checkName(name)
-    const { world, options } = await this.#load(text, 'this snapshot', checkDocumented)
-    return this.snapshots.take(name, world, options)
+    const { world, options, release } = await this.#load(text, 'this snapshot', checkDocumented)
+    try {
+      return await this.snapshots.take(name, world, options)
+    } finally {
+      release()
+    }
   }
 
   /**
@@ -179,21 +199,35 @@ export class MockInstance {
     this.settings.budget?.admit(bytes, what)
   }
 
-  /** A state file's world, once the memory budget has room for it. */
+  /**
+   * Admits a change as {@link admit} does, and counts its `bytes` as in use until the returned function is called
+   * (once the change is made, or failed), so that changes under way at once do not each see the same room.
+   */
+  hold(bytes: number, what: string): () => void {
+    return this.settings.budget?.hold(bytes, what) ?? NOTHING_HELD
+  }
+
+  /** A state file's world, once the memory budget has room for it, held in the budget until `release`. */
   async #load(
     text: string,
     what: string,
     checkDocumented: DocumentedCheck | undefined,
-  ): Promise<{ world: World; options: Required<WorldOptions> }> {
+  ): Promise<{ world: World; options: Required<WorldOptions>; release: () => void }> {
     const state = await readState(text)
     const refused = state.documented && checkDocumented?.(state.documented)
     if (refused) throw new StateError(refused)
     const { personas, ...others } = state.contents
     const otherRecords = Object.values(others).reduce((sum, records) => sum + records.length, 0)
-    this.admit(worldBytes(personas.length, otherRecords) + documentedBytes(state.documented ?? NO_DOCUMENTED), what)
-    const world = await new World(state.seed).load(state.contents)
-    if (state.documented) world.loadDocumented(state.documented)
-    return { world, options: { seed: state.seed, personasPerTeam: state.personasPerTeam } }
+    const bytes = worldBytes(personas.length, otherRecords) + documentedBytes(state.documented ?? NO_DOCUMENTED)
+    const release = this.hold(bytes, what)
+    try {
+      const world = await new World(state.seed).load(state.contents)
+      if (state.documented) world.loadDocumented(state.documented)
+      return { world, options: { seed: state.seed, personasPerTeam: state.personasPerTeam }, release }
+    } catch (error) {
+      release()
+      throw error
+    }
   }
 
   /**

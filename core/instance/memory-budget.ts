@@ -167,6 +167,8 @@ export class MemoryBudget {
   #holder: BudgetHolder | undefined
   /** What the journals and recorders held when {@link reclaim} last looked. */
   #otherChecked = 0
+  /** What changes under way were admitted for and do not hold yet (see {@link reserve}). */
+  #reserved = 0
 
   constructor(readonly limitBytes: number) {}
 
@@ -176,7 +178,25 @@ export class MemoryBudget {
   }
 
   get bytesInUse(): number {
-    return this.#holder ? bytesInUse(this.#holder.worlds()) + this.#holder.otherBytes() : 0
+    return this.#holder ? bytesInUse(this.#holder.worlds()) + this.#holder.otherBytes() + this.#reserved : 0
+  }
+
+  /**
+   * Admits `bytes` (as {@link admit}) and counts them as in use until the change is made. What a change adds is
+   * counted once it is made (a world built and swapped in), so changes under way at once would each see the same
+   * room and together pass the budget many times over (eight resets to 100,000 personas sent at once ran a heap
+   * out of memory).
+   * @returns what lets the bytes go once the change is made (or failed)
+   * @throws Response 503 when there is no room even then
+   */
+  hold(bytes: number, what: string): () => void {
+    this.admit(bytes, what)
+    this.#reserved += bytes
+    let held = true
+    return () => {
+      if (held) this.#reserved -= bytes
+      held = false
+    }
   }
 
   /**

@@ -8,7 +8,7 @@ import { resolveProfile, type Profile, type ProfileOptions } from '../../model/p
 import type { World } from '../../model/world.js'
 import { Clock } from '../instance/clock.js'
 import { Faults, FaultsConfig } from '../instance/faults.js'
-import { MockInstance } from '../instance/instance.js'
+import type { MockInstance } from '../instance/instance.js'
 import type { ScenarioOverride, Scenario, ScenarioContext } from './index.js'
 import type { ScenarioEffects } from './selection.js'
 
@@ -101,8 +101,7 @@ export async function scenarioView(instance: MockInstance, scenarios: readonly S
       records: new RecordFactory(source),
       reset: async (options) => {
         touched = true
-        const fresh = await MockInstance.create({ ...instance.worldOptions, ...options })
-        world = fresh.world
+        world = await instance.seededFork(options)
       },
     },
     effects,

@@ -179,3 +179,28 @@ it('keeps the JSON of answered lists within a quarter of the budget for all sess
   expect(keptJson.bytesInUse).toBeLessThanOrEqual(keptJson.maxBytes)
   expect(keptJson.bytesInUse, 'the lists would have kept twice the bound').toBeGreaterThan(keptJson.maxBytes - 2 * MB)
 }, 120_000)
+
+it('admits changes sent at once one after another: together they pass the budget no more than one alone', async () => {
+  const call = await start(40 * MB, 26)
+  // About 29 MB each: one fits beside the default world, two do not, whether sent in turn or at once.
+  const resets = await Promise.all(
+    Array.from({ length: 6 }, (_, i) =>
+      call('/__mock/reset', {
+        method: 'POST',
+        json: { seed: 260 + i, personas: 20_000 },
+        headers: session(`at-once-${i}`),
+      }),
+    ),
+  )
+  expect(resets.map((reset) => reset.status).sort()).toEqual([200, 503, 503, 503, 503, 503])
+})
+
+it("admits the world a request's own scenario seeds (X-Mock-Scenario), refusing it past the budget", async () => {
+  const call = await start(40 * MB, 27)
+  const token = running!.sessions.primary.fixtures.tokens.team_reader
+  const huge = await call('/v1/personas/?limit=1', { token, headers: { 'x-mock-scenario': 'huge-team' } })
+  expect(huge.status, huge.text).toBe(503)
+  expect(huge.json.detail).toMatch(/^Not enough memory for a world of 100000 personas per team /)
+  const plain = await call('/v1/personas/?limit=1', { token })
+  expect([plain.status, plain.json.total], 'the server answers on').toEqual([200, 10])
+})
