@@ -66,7 +66,8 @@ function answerDetached(app: Express, req: IncomingMessage, socket: Socket): voi
 
 /**
  * The request a head of bytes holds (request line and header fields, no body), or undefined when it
- * is not one a server would read: no complete head, or a method that is not an HTTP token.
+ * is not one a server would read: no complete head, a method or a field name that is not an HTTP token, or a
+ * field value holding a control character (Node's parser refuses each with 400, as it does for any method).
  */
 function requestOf(packet: Buffer, socket: Socket): IncomingMessage | undefined {
   const text = packet.toString('latin1')
@@ -83,6 +84,7 @@ function requestOf(packet: Buffer, socket: Socket): IncomingMessage | undefined 
     if (colon <= 0) return undefined
     const name = field.slice(0, colon)
     const value = field.slice(colon + 1).trim()
+    if (!isMethodToken(name) || !FIELD_VALUE.test(value)) return undefined
     req.rawHeaders.push(name, value)
     const key = name.toLowerCase()
     req.headers[key] = req.headers[key] === undefined ? value : `${req.headers[key]}, ${value}`
@@ -92,6 +94,9 @@ function requestOf(packet: Buffer, socket: Socket): IncomingMessage | undefined 
   req.push(null)
   return req
 }
+
+/** A header field's value (RFC 9110 field-value, read as latin1): no control character but tab. */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 
 /** Node's own answers to a request it cannot read, which a `clientError` listener takes over (node:_http_server). */
 const NODE_REFUSALS: Record<string, string> = {

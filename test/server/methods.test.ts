@@ -7,7 +7,7 @@ import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
 import { sendRawHead } from '../support/raw-socket.js'
-import { startTestServer } from '../support/server.js'
+import { loggedErrors, startTestServer } from '../support/server.js'
 
 let running: RunningServer
 beforeAll(async () => {
@@ -58,6 +58,14 @@ it('journals the method as it was sent', async () => {
 it('still answers a head it cannot read with Node’s refusal, and keeps serving', async () => {
   const bad = await sendRawHead(running.url, 'GET', '/v1/personas/ HTTP/1.1\r\nBad Header\r\nX:')
   expect(bad.status).toBe(400)
+  // A method Node does not know with a field Fetch cannot carry: the same 400 (it was a 500 and a logged error).
+  for (const method of ['FOOBAR', 'get']) {
+    for (const field of ['X Y: z', 'X: a\nb']) {
+      const refused = await sendRawHead(running.url, method, `/v1/personas/ HTTP/1.1\r\n${field}\r\nX:`)
+      expect(refused.status, `${method} with ${JSON.stringify(field)}`).toBe(400)
+    }
+  }
+  expect(loggedErrors).toEqual([])
   expect((await fetch(`${running.url}/__mock/health`)).status).toBe(200)
 })
 
