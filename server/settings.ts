@@ -53,6 +53,8 @@ export function resolveServerSettings(options: ServerOptions = {}): ServerSettin
       controlTokenFor({ ...options, host, jwtSecret }),
     ),
   )
+  if (options.stateFile?.trim() === '')
+    throw new Error('--state-file is empty: name the file to keep the world in, or leave the option out to keep none.')
   return { ...app, port: options.port ?? DEFAULT_PORT, host, stateFile: options.stateFile }
 }
 

@@ -47,11 +47,23 @@ export function writableAdvice(code: string | undefined): string {
 }
 
 /**
+ * Refuses a path that holds something other than a file: a FIFO would make reading it wait for a writer for ever,
+ * a device or a socket would be read as a state. A path that holds nothing yet is fine (it is written).
+ */
+async function refuseUnlessRegular(path: string): Promise<void> {
+  const found = await stat(path).catch(() => undefined)
+  if (!found || found.isFile() || found.isDirectory()) return // a folder is refused by the read, naming EISDIR
+  const kind = found.isFIFO() ? 'a FIFO' : found.isSocket() ? 'a socket' : 'a device'
+  throw new Error(`${path} is ${kind}, not a file: pass a --state-file that names a file (or one not written yet).`)
+}
+
+/**
  * Loads the snapshot into the instance and replays the log that follows it; a flush a kill cut
  * short (never acknowledged) is dropped. Refuses, leaving both files as they are, a snapshot or a
  * log that is damaged, and a log that follows another snapshot.
  */
 export async function loadState(path: string, logPath: string, instance: MockInstance): Promise<Loaded> {
+  for (const file of [path, logPath]) await refuseUnlessRegular(file)
   let bytes: Buffer | undefined
   try {
     bytes = await readFile(path)

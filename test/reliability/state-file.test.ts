@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -99,6 +100,13 @@ it('refuses a directory, or a file in a folder that does not exist, with a messa
   const nowhere = join(folder, 'missing', 'state.json')
   await expect(startTestServer({ stateFile: nowhere })).rejects.toThrow(`${nowhere} cannot be written: ENOENT`)
   expect(existsSync(join(folder, 'missing'))).toBe(false)
+  // Reading a FIFO would wait for a writer for ever: the start hung, listening to nothing.
+  for (const fifo of [join(folder, 'fifo.json'), join(folder, 'fifo-log.json.log')]) {
+    execFileSync('mkfifo', [fifo])
+    const stateFile = fifo.replace(/\.log$/, '')
+    await expect(startTestServer({ stateFile })).rejects.toThrow(`${fifo} is a FIFO, not a file: pass a --state-file`)
+  }
+  await expect(startTestServer({ stateFile: ' ' })).rejects.toThrow('--state-file is empty: name the file')
 })
 
 it('removes the temporary files killed writers left behind, and only those', async () => {
