@@ -16,12 +16,15 @@ type SessionKey = { key: string | undefined } | { invalid: string; named: string
 
 /**
  * Reads the session a request asks for: the `X-Mock-Session` header, else the
- * `mock_session` cookie; none means the shared default world.
+ * `mock_session` cookie; none means the shared default world. An empty cookie (`mock_session=`, as a page
+ * clears one) names none either; a malformed key is named by where it came from.
  */
 function sessionKey(request: Request): SessionKey {
-  const key = request.headers.get(SESSION_HEADER) ?? cookie(request.headers.get('cookie'), SESSION_COOKIE)
-  if (key === undefined) return { key: undefined }
-  return SESSION_KEY.test(key) ? { key } : { invalid: key, named: SESSION_HEADER }
+  const header = request.headers.get(SESSION_HEADER)
+  if (header !== null) return SESSION_KEY.test(header) ? { key: header } : { invalid: header, named: SESSION_HEADER }
+  const key = cookie(request.headers.get('cookie'), SESSION_COOKIE)
+  if (!key) return { key: undefined }
+  return SESSION_KEY.test(key) ? { key } : { invalid: key, named: `${SESSION_COOKIE} cookie` }
 }
 
 /** How a host carries the session a request works on: a plain function, and the headers it reads. */

@@ -63,10 +63,21 @@ it('drops the least recently used session past the limit', async () => {
   expect(await valuesSeen({ 'x-mock-session': 's1' }), 's1 was evicted and starts over').not.toContain('first')
 })
 
-it('refuses a malformed session key with 400', async () => {
+it('refuses a malformed session key with 400, naming the header or the cookie it came from', async () => {
   const res = await call('/v1/personas/', { headers: { 'x-mock-session': 'has space' } })
   expect(res.status).toBe(400)
   expect(res.json.detail).toContain('x-mock-session')
+  const fromCookie = await call('/v1/personas/', { headers: { cookie: 'mock_session=has%20space' } })
+  expect([fromCookie.status, fromCookie.json.detail]).toEqual([
+    400,
+    'Invalid mock_session cookie: use 1 to 128 characters among A-Z a-z 0-9 . _ ~ -',
+  ])
+})
+
+it('takes an empty mock_session cookie, as a page clears one, for no session: the default world', async () => {
+  await addValue('seen-by-default', {})
+  for (const cookie of ['mock_session=', 'mock_session', 'theme=dark; mock_session=; other=1'])
+    expect(await valuesSeen({ cookie }), cookie).toContain('seen-by-default')
 })
 
 it('keeps the total the journals and recorded contracts hold right across growth, eviction and drops', async () => {
