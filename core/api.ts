@@ -1,3 +1,4 @@
+import { sentHostOf } from './sent-host.js'
 import type { OperationName } from '../model/api/routes.js'
 import { afterCheck } from '../model/auth/tokens.js'
 import { QueryParams } from '../fastapi/http/query-string.js'
@@ -126,7 +127,7 @@ async function answer(
       return release ? answer.finally(release) : answer
     }
     case 'redirect':
-      return temporaryRedirect(redirectLocation(url, prefix + result.path))
+      return temporaryRedirect(redirectLocation(url, prefix + result.path, sentHostOf(request, url)))
     case 'method_not_allowed':
       return methodNotAllowed(result.allow)
     case 'not_found':

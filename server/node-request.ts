@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
 import { fetchMethod, markSentMethod } from '../core/sent-method.js'
+import { markSentHost } from '../core/sent-host.js'
 
 /** Host and connection headers are the transport's; Fetch refuses some of them. */
 const TRANSPORT_HEADERS = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect'])
@@ -26,6 +27,8 @@ export function toFetchRequest(req: IncomingMessage & { body?: unknown }): Reque
     duplex: 'half',
   } as RequestInit)
   markSentMethod(request, sent)
+  const host = usableHost(req)
+  if (host) markSentHost(request, host)
   return request
 }
 
@@ -51,9 +54,14 @@ function requestUrl(req: IncomingMessage): string {
     const absolute = URL.canParse(target) ? new URL(target) : undefined
     target = absolute && /^https?:$/.test(absolute.protocol) ? absolute.pathname + absolute.search : `/${target}`
   }
-  const host = req.headers.host
-  if (host && !/[\s/?#@\\]/.test(host) && URL.canParse(`${protocol}://${host}${target}`))
-    return `${protocol}://${host}${target}`
+  const host = usableHost(req)
+  if (host) return `${protocol}://${host}${target}`
   const address = req.socket.localAddress ?? '127.0.0.1'
   return `${protocol}://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}${target}`
+}
+
+/** The `Host` header, when a URL can be made of it (else the server's own address stands in, as uvicorn's). */
+function usableHost(req: IncomingMessage): string | undefined {
+  const host = req.headers.host
+  return host && !/[\s/?#@\\]/.test(host) && URL.canParse(`http://${host}/`) ? host : undefined
 }

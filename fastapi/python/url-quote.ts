@@ -94,15 +94,15 @@ export function quoteForLocation(url: string): string {
  * `{scheme}://{Host header}{path}` plus `?{raw query}` when there is one, then quoted.
  * `newPath` is the decoded `scope["path"]` with its trailing slash added or stripped
  * (Starlette strips them all: `rstrip("/")`); the host (with its port, if any) and the raw
- * query come from the request URL.
+ * query come from the request URL, the host from the `Host` header as sent where the host knows it.
  * @example
  * redirectLocation(new URL('http://testserver/v1/personas?limit=5&intents=a%20b'), '/v1/personas/')
  * // 'http://testserver/v1/personas/?limit=5&intents=a%20b'
  * @see https://github.com/encode/starlette/blob/master/starlette/routing.py
  */
-export function redirectLocation(requestUrl: URL, newPath: string): string {
+export function redirectLocation(requestUrl: URL, newPath: string, host: string = requestUrl.host): string {
   const scheme = requestUrl.protocol.slice(0, -1)
   const query = requestUrl.search.slice(1)
-  const url = `${scheme}://${requestUrl.host}${newPath}${query === '' ? '' : `?${query}`}`
+  const url = `${scheme}://${host}${newPath}${query === '' ? '' : `?${query}`}`
   return quoteForLocation(url)
 }

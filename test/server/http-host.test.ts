@@ -56,6 +56,11 @@ it('redirects with a location built from the Host header, keeping the query', as
     'http://api.example.test:8080/v1/personas/?limit=5&intents=a%20b',
     '0',
   ])
+  // The header as sent, as Starlette copies it: a URL would lower its case and drop the default port.
+  for (const host of ['API.Example.test', 'api.example.test:80', '127.1:8000']) {
+    const sent = await raw('GET', '/v1/personas', { host })
+    expect(sent.headers.location).toBe(`http://${host}/v1/personas/`)
+  }
 })
 
 it('repeats a POST with its body when the client follows the 307', async () => {
