@@ -58,6 +58,7 @@ export async function readLog(path: string): Promise<LogContents | undefined> {
   const bad = entries.findIndex((entry, index) => entry === undefined && !(index === lines.length - 1 && !lines[index]))
   const whole = (bad === -1 ? entries.slice(0, -1) : entries.slice(0, bad)) as Array<{ group: number; json: string }>
   if (bad !== -1) refuseDamage(lines, entries, bad, whole.at(-1)?.group, text.includes('\r\n'))
+  refuseGaps(whole)
   const torn = bad === -1 ? 0 : lines.length - bad - (lines.at(-1) ? 0 : 1)
   const size = whole.reduce((bytes, _, index) => bytes + Buffer.byteLength(lines[index]!) + 1, 0)
   const contents: LogContents = { changes: [], checkpoints: [], torn, size, group: whole.at(-1)?.group ?? 0 }
@@ -103,6 +104,21 @@ function refuseDamage(
     if (cut !== undefined) throw damaged(`lines ${cut + 1} and ${index + 1} are damaged: a write cut short leaves one`)
     cut = index
   }
+}
+
+/**
+ * Throws unless the flushes follow one another: the header is flush 0 and each flush is the one before it plus one
+ * (a failed flush is cut back and its number used again), so a whole line removed, or lines moved, shows as a gap
+ * or a step back, where the checksums of the lines left all hold.
+ */
+function refuseGaps(whole: ReadonlyArray<{ group: number }>): void {
+  whole.forEach(({ group }, index) => {
+    const before = index === 0 ? 0 : whole[index - 1]!.group
+    if (group !== before && group !== before + 1)
+      throw new LogDamaged(
+        `line ${index + 1} belongs to flush ${group}, after flush ${before}: acknowledged lines were removed or moved`,
+      )
+  })
 }
 
 const groupOf = (raw: string): number | undefined => {

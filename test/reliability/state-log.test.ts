@@ -106,8 +106,14 @@ it('refuses a log whose answered flushes are damaged, or converted to CRLF, and 
     .split('\n')
     .map((text, index) => (index >= 2 && index <= 5 ? text.replace('"stored"', '"storeD"') : text))
     .join('\n')
+  const lines = log.split('\n')
+  // Whole lines whose checksums all hold: one removed (`sed -i 3d`), two swapped.
+  const removed = lines.filter((_, index) => index !== 2).join('\n')
+  const swapped = [lines[0], lines[2], lines[1], ...lines.slice(3)].join('\n')
   for (const [name, text, reason] of [
     ['storeD', storeD, 'line 3 is damaged, and line 4 was written after it'],
+    ['removed', removed, 'line 3 belongs to flush 3, after flush 1: acknowledged lines were removed or moved'],
+    ['swapped', swapped, 'line 2 belongs to flush 2, after flush 0: acknowledged lines were removed or moved'],
     [
       'crlf',
       log.replaceAll('\n', '\r\n'),
