@@ -34,12 +34,28 @@ export function recordsOf(
   if (!seeded) {
     const faker = seededFaker(world.seed, SEED_STREAM, hashOf(collection.key))
     seeded = Array.from({ length: SEEDED_RECORDS }, (_, index) => {
-      const record = asRecord(generateValue(contextOf(document, faker, profile), collection.schema ?? {}))
+      const record = timesInOrder(asRecord(generateValue(contextOf(document, faker, profile), collection.schema ?? {})))
       return withIntegerId(document, collection, record, index + 1)
     })
     cache.set(cacheKey, seeded)
   }
   return seeded
+}
+
+/**
+ * A record whose `updated_at` (or `modified_at`, `updatedAt`) was drawn before its `created_at` (`createdAt`), with
+ * the two swapped: drawn apart, they fall in either order, and a record changed before it was made shows an app's
+ * "edited" badge and sort by update time wrong.
+ */
+function timesInOrder(record: DocumentedRecord): DocumentedRecord {
+  const created = Object.keys(record).find((name) => /^created(_at|At)$/.test(name))
+  const updated = Object.keys(record).find((name) => /^(updated|modified)(_at|At)$/.test(name))
+  if (!created || !updated) return record
+  const [made, changed] = [record[created], record[updated]]
+  const comparable = typeof made === typeof changed && (typeof made === 'string' || typeof made === 'number')
+  return comparable && (changed as string | number) < (made as string | number)
+    ? { ...record, [created]: changed, [updated]: made }
+    : record
 }
 
 /**

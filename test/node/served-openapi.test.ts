@@ -50,6 +50,16 @@ describe.each(Object.entries(DOCUMENTS))('the OpenAPI %s document, in-process', 
       expect(await json(await send('GET', `/v1/agents/${agent.id}`, { token }))).toEqual(agent)
   })
 
+  it('seeds records updated no earlier than they were created, whatever the seed', async () => {
+    const { send, token } = await start()
+    for (let seed = 1; seed <= 12; seed++) {
+      await mock!.reset({ seed })
+      const page = await json(await send('GET', '/v1/agents/', { token }))
+      for (const agent of page.results)
+        expect(agent.updated_at >= agent.created_at, `seed ${seed}: ${JSON.stringify(agent)}`).toBe(true)
+    }
+  })
+
   it('stores, reads, changes, lists and deletes a record', async () => {
     const { send, token } = await start()
     await agentRoundTrip(send, token)
