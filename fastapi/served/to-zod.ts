@@ -34,8 +34,11 @@ function convert(document: ServedDocument, raw: unknown, open: Set<unknown>): z.
     const inner = convert(document, others[0], open)
     return others.length < branches.length ? inner.nullable() : inner
   }
-  if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return convert(document, schema.allOf[0], open)
-  const typed = convertTyped(document, schema, open)
+  // 3.0 cannot put `nullable` beside a `$ref`, so an optional reference is `{allOf: [{$ref}], nullable: true}`.
+  const typed =
+    Array.isArray(schema.allOf) && schema.allOf.length === 1
+      ? convert(document, schema.allOf[0], open)
+      : convertTyped(document, schema, open)
   return schema.nullable === true ? typed.nullable() : typed
 }
 

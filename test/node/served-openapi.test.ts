@@ -35,6 +35,21 @@ it('answers 500 to a change its response model refuses, as FastAPI does, and kee
   expect(await json(await send('GET', `/v1/agents/${agent.id}`, { token }))).toEqual(agent)
 })
 
+it("takes 3.0's optional reference, `allOf: [{$ref}]` beside `nullable: true`, as Optional", async () => {
+  const document = readDocument(DOCUMENTS['3.0'])
+  const optionalKind = { allOf: [{ $ref: '#/components/schemas/AgentKind' }], nullable: true }
+  document.components.schemas.AgentUpdate.properties.kind = optionalKind
+  document.components.schemas.Agent.properties.kind = optionalKind
+  mock = await createMockServer({ seed: 5, openapi: document })
+  const send = sender(mock)
+  const token = mock.fixtures.tokens.team_reader
+  const agent = await json(await send('POST', '/v1/agents/', { token, json: NEW_AGENT }))
+  const cleared = await send('PATCH', `/v1/agents/${agent.id}`, { token, json: { kind: null } })
+  expect([cleared.status, (await json(cleared)).kind]).toEqual([200, null])
+  const bogus = await send('PATCH', `/v1/agents/${agent.id}`, { token, json: { kind: 'bogus' } })
+  expect([bogus.status, (await json(bogus)).detail[0].type]).toEqual([422, 'enum'])
+})
+
 describe.each(Object.entries(DOCUMENTS))('the OpenAPI %s document, in-process', (_version, path) => {
   const document = readDocument(path)
   const start = async (options: { pydantic?: '1' } = {}) => {
