@@ -128,7 +128,10 @@ function expressApp(
   app.disable('etag')
   const logRequests = requestLogger(logger)
   if (logRequests) app.use((req, res, next) => (logRequests(req, res), next()))
-  app.get(WORKER_SCRIPT_PATH, (_req, res) => res.type('text/javascript').sendFile(workerScriptPath()))
+  // Express routes a lower-case `get` as GET; the mock's routes answer it as Starlette does (404 here).
+  app.get(WORKER_SCRIPT_PATH, (req, res, next) =>
+    req.method === 'GET' || req.method === 'HEAD' ? res.type('text/javascript').sendFile(workerScriptPath()) : next(),
+  )
   serveDocsAssets(app)
   if (forwarding) app.use((req, res, next) => void forwarding(req, res, next))
   app.use(mockMiddleware(middleware))

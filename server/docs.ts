@@ -43,13 +43,27 @@ export function serveDocsAssets(app: Express, locate: () => string | undefined =
     serveDocsFallback(app)
     return
   }
-  app.use(DOCS_ASSETS_PATH, express.static(folder, { index: false, fallthrough: false }), refuseAsset)
+  app.use(
+    DOCS_ASSETS_PATH,
+    onlyReads,
+    express.static(folder, { index: false, fallthrough: false, redirect: false }),
+    refuseAsset,
+  )
   // swagger-ui's page loads its script from its own folder, which is served elsewhere here.
   const page = readFileSync(join(folder, 'oauth2-redirect.html'), 'utf8').replace(
     'src="oauth2-redirect.js"',
     `src="${DOCS_ASSETS_PATH}/oauth2-redirect.js"`,
   )
   app.get(OAUTH2_REDIRECT_PATH, (_req, res) => void res.type('html').send(page))
+}
+
+/**
+ * Starlette's `StaticFiles` reads only: another method (a lower-case `get` too, which Express would route as GET)
+ * is its 405, `{"detail": "Method Not Allowed"}`, not serve-static's empty one.
+ */
+function onlyReads(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  if (req.method === 'GET' || req.method === 'HEAD') return next()
+  void sendInstead(res, httpError(405, statusPhrase(405)), req.method)
 }
 
 /**

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
+import { sendRawHead } from '../support/raw-socket.js'
 import { http, loggedErrors, startTestServer } from '../support/server.js'
 
 let running: RunningServer
@@ -235,6 +236,16 @@ it('refuses a docs asset it does not have, or a condition the asset does not mee
   const unmet = await raw('GET', '/__mock/docs-assets/swagger-ui.css', { 'if-match': '"another"' })
   expect([unmet.status, unmet.body]).toEqual([412, '{"detail":"Precondition Failed"}'])
   expect(unmet.headers, 'nothing of the asset goes with the refusal').not.toHaveProperty('etag')
+  // Starlette's StaticFiles reads only; its folder is no page (serve-static answered 405 empty, and a 301 page).
+  for (const method of ['POST', 'DELETE']) {
+    const refused = await raw(method, '/__mock/docs-assets/swagger-ui.css')
+    expect([refused.status, refused.body], method).toEqual([405, '{"detail":"Method Not Allowed"}'])
+  }
+  const folder = await raw('GET', '/__mock/docs-assets')
+  expect([folder.status, folder.body]).toEqual([404, '{"detail":"Not Found"}'])
+  const lowerCase = await sendRawHead(running.url, 'get', '/__mock/docs-assets/swagger-ui.css')
+  expect(lowerCase.status).toBe(405)
+  expect((await sendRawHead(running.url, 'get', '/mockServiceWorker.js')).status, 'as any path of no route').toBe(404)
   expect(loggedErrors.slice(errors), 'a client’s mistake is not a failure of the mock').toEqual([])
 })
 
