@@ -193,7 +193,12 @@ export class RecordFactory {
     let faker: ReturnType<typeof seededFaker>
     let id: string
     do {
-      faker = seededFaker(world.seed, FACTORY_STREAM, this.#count++)
+      faker = seededFaker(
+        world.seed,
+        FACTORY_STREAM,
+        ...(world.idStream === undefined ? [] : [world.idStream]),
+        this.#count++,
+      )
       id = seededUuid(faker)
     } while (taken.has(id) && (overrides as { id?: unknown }).id === undefined)
     let defaults: Record<string, unknown>

@@ -55,6 +55,8 @@ export class World {
   /** The served document's collections, where this world wrote them (else its base's). */
   #documented: DocumentedContents | undefined
   #documentedWrites = 0
+  /** The random stream new records' ids are drawn from, for a world loaded from a state (see {@link drawIdsFrom}). */
+  #idStream: number | undefined
 
   /** Personas by team, in list order (created_at descending, then id ascending). */
   readonly personasByTeam: () => Map<string, TeamPersonas> = this.#index(
@@ -135,6 +137,7 @@ export class World {
     const kept = new World(this.seed, this.#base)
     for (const name of this.ownCollections) kept.#adopt(name, this.#own[name]!.all())
     kept.#documented = this.#documented
+    kept.#idStream = this.#idStream
     return kept
   }
 
@@ -229,7 +232,23 @@ export class World {
   async #copy(): Promise<World> {
     const copy = await new World(this.seed).load(this.contents())
     copy.#documented = this.documentedContents
+    copy.#idStream = this.idStream
     return copy
+  }
+
+  /**
+   * Where factories draw new records' ids from: undefined for a seeded world (the seed's own stream), else the
+   * stream of the state this world was loaded from. A world loaded again after a restart would otherwise draw the
+   * ids it drew before, and give a new record the id of one deleted since.
+   */
+  get idStream(): number | undefined {
+    return this.#idStream ?? this.#base?.idStream
+  }
+
+  /** Draws new records' ids from `stream` (a number made from the state the world was loaded from). */
+  drawIdsFrom(stream: number): this {
+    this.#idStream = stream
+    return this
   }
 
   /** Replaces every collection of a served document (a state file's). */

@@ -62,8 +62,8 @@ export function serveDocsAssets(app: Express, locate: () => string | undefined =
  * is its 405, `{"detail": "Method Not Allowed"}`, not serve-static's empty one.
  */
 function onlyReads(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-  if (req.method === 'GET' || req.method === 'HEAD') return next()
-  void sendInstead(res, httpError(405, statusPhrase(405)), req.method)
+  if (req.method === 'GET' || req.method === 'HEAD') next()
+  else void sendInstead(res, httpError(405, statusPhrase(405)), req.method)
 }
 
 /**

@@ -34,6 +34,13 @@ export interface InstanceOptions extends WorldOptions {
   keptJson?: JsonBudget
 }
 
+/** A number made from a state's text (FNV-1a): the stream a world loaded from it draws new ids from. */
+function streamOf(text: string): number {
+  let hash = 0x811c9dc5
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
+  return hash >>> 0
+}
+
 /** What a change holds without a memory budget: nothing to let go. */
 const NOTHING_HELD = (): void => undefined
 
@@ -221,7 +228,7 @@ export class MockInstance {
     const bytes = worldBytes(personas.length, otherRecords) + documentedBytes(state.documented ?? NO_DOCUMENTED)
     const release = this.hold(bytes, what)
     try {
-      const world = await new World(state.seed).load(state.contents)
+      const world = (await new World(state.seed).load(state.contents)).drawIdsFrom(streamOf(text))
       if (state.documented) world.loadDocumented(state.documented)
       return { world, options: { seed: state.seed, personasPerTeam: state.personasPerTeam }, release }
     } catch (error) {

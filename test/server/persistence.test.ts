@@ -142,3 +142,20 @@ it('writes a reset or an import as a whole snapshot, and compacts a long log int
     await running.close()
   }
 })
+
+it('never gives a new record the id of one deleted before a restart', async () => {
+  const stateFile = join(folder, 'ids.json')
+  const create = async (server: Awaited<ReturnType<typeof startTestServer>>, name: string) =>
+    (await http(server)('/__mock/records/personas', { method: 'POST', json: { name } })).json.id as string
+  const first = await startTestServer({ seed: 16, personasPerTeam: 2, stateFile })
+  const ids = [await create(first, 'a'), await create(first, 'b'), await create(first, 'c')]
+  expect((await http(first)(`/__mock/records/personas/${ids[0]}`, { method: 'DELETE' })).status).toBe(204)
+  await first.close()
+  for (let restart = 0; restart < 3; restart++) {
+    const again = await startTestServer({ seed: 16, personasPerTeam: 2, stateFile })
+    const next = await create(again, `after restart ${restart}`)
+    expect(ids, `restart ${restart}`).not.toContain(next)
+    ids.push(next)
+    await again.close()
+  }
+})
