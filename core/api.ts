@@ -44,7 +44,8 @@ export function createApi(settings: CoreSettings, operations: Operations) {
     const answerIn = (found: ScenarioView) => answer(result, exchange, (view = found), settings, instance, operations)
     const response = await settle(
       () => {
-        const found = viewOf(exchange.request, instance, settings)
+        // The router's 307, 405 and 404 come first, as Starlette's do: they need no scenario's world.
+        const found = result.kind === 'match' ? viewOf(exchange.request, instance, settings) : instanceView(instance)
         return found instanceof Promise ? found.then(answerIn) : answerIn(found)
       },
       (error) => settings.logError(`${exchange.method} ${exchange.url.pathname} failed:`, error),
@@ -101,30 +102,16 @@ async function answer(
       const wait = settings.delayMs + fault.latencyMs
       const instead = fault.outcome === 'answer' && wait === 0 ? undefined : await faultAnswer(fault, wait)
       if (instead) return instead
-      // Held until answered: writes under way at once must not each see the same room.
-      const release = canGrow(request) ? instance.hold(bodyLength, 'this change') : undefined
-      const now = view.clock.nowSeconds()
-      const { world, effects } = view
-      const context = { request, params: result.params, world, fixtures: view.fixtures }
-      const answer = answerWithOverrides(
-        effects?.overrides[name],
-        context,
-        profileOf(settings.profile, effects),
-        (profile) =>
-          operations[name]({
-            request,
-            params: result.params,
-            query: new QueryParams(url.search.slice(1)),
-            world,
-            profile,
-            keptJson: instance.keptJson,
-            verifyToken: (token) =>
-              afterCheck(settings.verifyToken(token, now), (claims) => claims && claimsOf(claims, effects)),
-            now,
-            intercept: instance.overrides.hook(name, { world, request, profile }),
-          }),
-      )
-      return release ? answer.finally(release) : answer
+      const answered = () =>
+        answerOperation(name, result.params, { request, url }, view, settings, instance, operations)
+      if (!canGrow(request)) return answered()
+      // Held until answered (however the answer ends): writes under way at once must not each see the same room.
+      const release = instance.hold(bodyLength, 'this change')
+      try {
+        return await answered()
+      } finally {
+        release()
+      }
     }
     case 'redirect':
       return temporaryRedirect(redirectLocation(url, prefix + result.path, sentHostOf(request, url)))
@@ -133,6 +120,35 @@ async function answer(
     case 'not_found':
       return notFound()
   }
+}
+
+/** An operation's answer, through the overrides the request's scenarios set on it. */
+function answerOperation(
+  name: OperationName,
+  params: Record<string, string>,
+  { request, url }: Pick<Exchange, 'request' | 'url'>,
+  view: ScenarioView,
+  settings: CoreSettings,
+  instance: MockInstance,
+  operations: Operations,
+): Promise<Outcome> {
+  const now = view.clock.nowSeconds()
+  const { world, effects } = view
+  const context = { request, params, world, fixtures: view.fixtures }
+  return answerWithOverrides(effects?.overrides[name], context, profileOf(settings.profile, effects), (profile) =>
+    operations[name]({
+      request,
+      params,
+      query: new QueryParams(url.search.slice(1)),
+      world,
+      profile,
+      keptJson: instance.keptJson,
+      verifyToken: (token) =>
+        afterCheck(settings.verifyToken(token, now), (claims) => claims && claimsOf(claims, effects)),
+      now,
+      intercept: instance.overrides.hook(name, { world, request, profile }),
+    }),
+  )
 }
 
 /**

@@ -223,9 +223,7 @@ export class MockInstance {
     const state = await readState(text)
     const refused = state.documented && checkDocumented?.(state.documented)
     if (refused) throw new StateError(refused)
-    const { personas, ...others } = state.contents
-    const otherRecords = Object.values(others).reduce((sum, records) => sum + records.length, 0)
-    const bytes = worldBytes(personas.length, otherRecords) + documentedBytes(state.documented ?? NO_DOCUMENTED)
+    const bytes = worldBytes(state.contents) + documentedBytes(state.documented ?? NO_DOCUMENTED)
     const release = this.hold(bytes, what)
     try {
       const world = (await new World(state.seed).load(state.contents)).drawIdsFrom(streamOf(text))

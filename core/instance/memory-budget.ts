@@ -1,7 +1,7 @@
 import { httpError } from '../../fastapi/http/responses.js'
 import { JsonBudget } from '../../fastapi/wire/kept-json.js'
 import type { DocumentedContents, DocumentedRecord } from '../../model/documented.js'
-import { COLLECTION_NAMES, type CollectionName, type World } from '../../model/world.js'
+import { COLLECTION_NAMES, type CollectionName, type World, type WorldContents } from '../../model/world.js'
 
 /**
  * What a world costs on the heap, estimated from its records (the figures behind the estimates,
@@ -24,12 +24,70 @@ export const seededWorldBytes = (personasPerTeam: number): number =>
   WORLD_BYTES + SEEDED_TEAMS_WITH_PERSONAS * personasPerTeam * PERSONA_BYTES + SEEDED_OTHER_RECORDS * RECORD_BYTES
 
 /** The heap a world of its own (not a fork) with these records costs. */
-export const worldBytes = (personas: number, others: number): number =>
-  WORLD_BYTES + personas * PERSONA_BYTES + others * RECORD_BYTES
+export const worldBytes = (contents: Pick<WorldContents, CollectionName>): number =>
+  COLLECTION_NAMES.reduce((sum, name) => sum + collectionBytes(name, contents[name]), WORLD_BYTES)
 
-/** The heap `count` new records of a collection cost. */
+/** The heap `count` new records of a collection cost, before their fields are known (see {@link freeFormBytes}). */
 export const recordsBytes = (collection: CollectionName, count: number): number =>
   count * (collection === 'personas' ? PERSONA_BYTES : RECORD_BYTES)
+
+/** The heap a collection's records cost: the measured size a record, and what free-form fields hold beyond it. */
+export const collectionBytes = (collection: CollectionName, records: readonly object[]): number =>
+  records.reduce((sum: number, record) => sum + freeFormBytes(record), recordsBytes(collection, records.length))
+
+/**
+ * Free-form JSON fields: a value's `value_metadata`, a persona's `access_permissions`. The records measured held
+ * small ones; a client's can hold a megabyte of empty arrays, ~25 MB once parsed, which a flat estimate missed (the
+ * heap ran out while the budget counted a few MB).
+ */
+const FREE_FORM_FIELDS = ['value_metadata', 'access_permissions'] as const
+/** What the measured records' free-form fields held, which their flat estimate covers. */
+const FREE_FORM_ALLOWANCE = 1024
+
+/**
+ * What a record's free-form fields hold beyond the allowance. A small one (every seeded record's) is seen to be
+ * small after a few steps and not remembered, so that a world of 200,000 personas keeps no measure of each;
+ * a large one is measured whole, once a record.
+ */
+function freeFormBytes(record: object): number {
+  const fields = record as Partial<Record<(typeof FREE_FORM_FIELDS)[number], unknown>>
+  if (FREE_FORM_FIELDS.every((field) => heldBytes(fields[field], FREE_FORM_ALLOWANCE) <= FREE_FORM_ALLOWANCE)) return 0
+  let bytes = largeFreeForm.get(record)
+  if (bytes === undefined) {
+    const held = FREE_FORM_FIELDS.reduce((sum, field) => sum + heldBytes(fields[field]), 0)
+    largeFreeForm.set(record, (bytes = Math.max(0, held - FREE_FORM_ALLOWANCE)))
+  }
+  return bytes
+}
+
+/** Records are replaced, never changed in place, when written: a measure holds for the record's life. */
+const largeFreeForm = new WeakMap<object, number>()
+
+/**
+ * What a JSON-like value holds on the heap, as Python's view of it is kept (`PyDict`, a `Map`) or as plain JSON:
+ * 80 bytes a value, two a character of its strings and keys. Walked without recursion (any depth); past `limit`,
+ * the count stops (it is then more than `limit`).
+ */
+function heldBytes(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+  let bytes = 0
+  const pending = [value]
+  while (pending.length > 0 && bytes <= limit) {
+    const next = pending.pop()
+    bytes += VALUE_BYTES + (typeof next === 'string' ? 2 * next.length : 0)
+    if (typeof next !== 'object' || next === null) continue
+    const entries =
+      next instanceof Map ? [...next] : Array.isArray(next) ? next.map((item) => ['', item]) : Object.entries(next)
+    // Item by item: spreading an array of 300,000 into one call would pass the engine's limit on arguments.
+    for (const [key, item] of entries) {
+      bytes += 2 * String(key).length
+      pending.push(item)
+    }
+  }
+  return bytes
+}
+
+/** What one value of a parsed JSON body holds (a megabyte of empty objects holds ~25 MB once parsed). */
+const VALUE_BYTES = 80
 
 /** The heap worlds hold together: each base once, and what each fork made its own. */
 export function bytesInUse(worlds: Iterable<World>): number {
@@ -42,14 +100,7 @@ export function bytesInUse(worlds: Iterable<World>): number {
     }
     if (counted.has(world)) continue
     counted.add(world)
-    bytes += measuredOnce(world, () => {
-      const contents = world.contents()
-      const records = COLLECTION_NAMES.reduce((sum, name) => sum + contents[name].length, 0)
-      return (
-        worldBytes(contents.personas.length, records - contents.personas.length) +
-        documentedBytes(world.documentedContents)
-      )
-    })
+    bytes += measuredOnce(world, () => worldBytes(world.contents()) + documentedBytes(world.documentedContents))
   }
   return bytes
 }
@@ -125,8 +176,8 @@ function ownBytes(fork: World, base: World): number {
   return fork.ownCollections.reduce(
     (sum, name) => {
       const kept = Math.min(own[name].length, shared[name].length)
-      const added = own[name].length - kept
-      return sum + kept * OWN_RECORD_BYTES + recordsBytes(name, added)
+      const grown = collectionBytes(name, own[name]) - collectionBytes(name, shared[name])
+      return sum + kept * OWN_RECORD_BYTES + Math.max(0, grown)
     },
     ownDocumentedBytes(fork, base),
   )

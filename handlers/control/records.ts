@@ -37,7 +37,8 @@ async function createRecords({ request, instance, params }: WorldCall, profile: 
     throw httpError(400, 'The body must be a record (an object of fields) or an array of them')
   }
   const count = Array.isArray(body) ? body.length : 1
-  instance.admit(recordsBytes(collection, count), `${count} more record(s) of ${collection}`)
+  // Held until stored: batches sent at once must not each see the same room.
+  const release = instance.hold(recordsBytes(collection, count), `${count} more record(s) of ${collection}`)
   try {
     const stored = await instance.records.create(collection, body)
     const written = stored.map((record) => writeResource(RECORD_SCHEMAS[collection], record, profile))
@@ -45,6 +46,8 @@ async function createRecords({ request, instance, params }: WorldCall, profile: 
   } catch (error) {
     if (error instanceof RecordError) throw httpError(422, error.message)
     throw error
+  } finally {
+    release()
   }
 }
 

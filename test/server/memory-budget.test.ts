@@ -6,7 +6,7 @@
 import { afterEach, expect, it, vi } from 'vitest'
 import { World } from 'agent-console-mock'
 import type { RunningServer } from 'agent-console-mock/server'
-import { http, startTestServer } from '../support/server.js'
+import { http, loggedErrors, startTestServer } from '../support/server.js'
 
 const MB = 2 ** 20
 let running: RunningServer | undefined
@@ -203,4 +203,72 @@ it("admits the world a request's own scenario seeds (X-Mock-Scenario), refusing 
   expect(huge.json.detail).toMatch(/^Not enough memory for a world of 100000 personas per team /)
   const plain = await call('/v1/personas/?limit=1', { token })
   expect([plain.status, plain.json.total], 'the server answers on').toEqual([200, 10])
+})
+
+it('admits batches of records sent at once one after another', async () => {
+  const call = await start(32 * MB, 28)
+  // About 14 MB each: two fit beside the default world, four do not, whether sent in turn or at once.
+  const batch = Array.from({ length: 20_000 }, (_, i) => ({ name: `p${i}` }))
+  const stored = await Promise.all(
+    Array.from({ length: 4 }, () => call('/__mock/records/personas', { method: 'POST', json: batch })),
+  )
+  expect(stored.map((answer) => answer.status).sort()).toEqual([201, 201, 503, 503])
+})
+
+it("counts what a value's metadata holds: a megabyte of empty arrays is not 4 KB", async () => {
+  const call = await start(32 * MB, 29)
+  const { fixtures } = running!.sessions.primary
+  // ~300 KB of text, ~8 MB once parsed.
+  const metadata = { arrays: Array.from({ length: 100_000 }, () => []) }
+  let accepted = 0
+  for (let answer = await addHeavy(0); answer.status !== 503; answer = await addHeavy(++accepted)) {
+    expect(answer.status, answer.text).toBe(201)
+    expect(accepted, 'refused before 40 (each counted at 4 KB, all 40 were taken)').toBeLessThan(40)
+  }
+  expect(accepted, 'about three fit in 32 MB').toBeLessThan(6)
+  function addHeavy(i: number) {
+    return call(`/v1/demographics/${fixtures.dimensions[0]!.id}/values/bulk`, {
+      method: 'POST',
+      token: fixtures.tokens.super_admin,
+      json: { values: [{ value: `heavy-${i}`, metadata }] },
+    })
+  }
+})
+
+it('lets what a change holds go however its answer ends: a scenario override that throws at once', async () => {
+  const throws = {
+    name: 'throws',
+    description: 'an override that throws',
+    apply: (context: any) => {
+      context.override('bulk_add_values', () => {
+        throw new Error('thrown at once')
+      })
+    },
+  }
+  running = await startTestServer({ seed: 30, personasPerTeam: 10, maxMemoryBytes: 16 * MB, scenarios: [throws] })
+  const call = http(running)
+  const { fixtures } = running.sessions.primary
+  const body = { values: [{ value: 'x'.repeat(200), metadata: { pad: 'y'.repeat(900_000) } }] }
+  const logged = loggedErrors.length
+  for (let i = 0; i < 20; i++) {
+    const thrown = await call(`/v1/demographics/${fixtures.dimensions[0]!.id}/values/bulk`, {
+      method: 'POST',
+      token: fixtures.tokens.super_admin,
+      json: body,
+      headers: { 'x-mock-scenario': 'throws' },
+    })
+    expect(thrown.status).toBe(500)
+  }
+  // Logged as a failure of the override, each; taken out of the log other tests of this worker read.
+  expect(loggedErrors.splice(logged).every((line) => line.endsWith('failed: Error: thrown at once'))).toBe(true)
+  const state = await call('/__mock/state')
+  expect((await call('/__mock/state', { method: 'PUT', body: state.text })).status, 'nothing is held').toBe(200)
+})
+
+it("answers the router's 404, 405 and 307 before seeding a request's scenario world", async () => {
+  const call = await start(40 * MB, 31)
+  const headers = { 'x-mock-scenario': 'huge-team' }
+  expect((await call('/v1/nope', { headers })).status).toBe(404)
+  expect((await call('/v1/personas', { headers })).status).toBe(307)
+  expect((await call('/v1/demographics/x/values/bulk', { headers })).status).toBe(405)
 })
