@@ -38,6 +38,8 @@ export class DocumentError extends Error {
 
 /** Keys whose values are data, not schemas: a `$ref` inside them is no reference. */
 const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const'])
+/** Keys whose values map names to schemas: a key inside them is a name, whatever it is. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'schemas'])
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const
 
@@ -96,14 +98,17 @@ export class ServedDocument {
    * enums) are not schemas, so a `$ref` key inside them is left alone.
    */
   #checkReferences(): void {
-    const pending: Array<[unknown, string]> = [[this.#raw, '']]
+    const pending: Array<[unknown, string, boolean]> = [[this.#raw, '', false]]
     for (let next = pending.pop(); next; next = pending.pop()) {
-      const [node, at] = next
-      if (Array.isArray(node)) for (const [index, item] of node.entries()) pending.push([item, `${at}/${index}`])
+      const [node, at, named] = next
+      if (Array.isArray(node)) for (const [index, item] of node.entries()) pending.push([item, `${at}/${index}`, false])
       if (!isObject(node)) continue
-      if (typeof node.$ref === 'string') this.#referenceAt(node.$ref, at)
-      for (const [key, value] of Object.entries(node))
-        if (!DATA_KEYS.has(key)) pending.push([value, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`])
+      if (typeof node.$ref === 'string' && !named) this.#referenceAt(node.$ref, at)
+      for (const [key, value] of Object.entries(node)) {
+        // In a map of names (a model's properties), `default` is a field's name, not data.
+        if (DATA_KEYS.has(key) && !named) continue
+        pending.push([value, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, NAME_MAPS.has(key) && !named])
+      }
     }
   }
 

@@ -4,6 +4,7 @@ import { dirname } from 'node:path'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { StateError } from '../../model/state/index.js'
 import { replay } from './changes.js'
+import { refuseUnlessRegular } from './regular-file.js'
 import { digest, type LogContents, LogDamaged, readLog } from './wal-read.js'
 
 /** What a start found: the snapshot it loaded (none: the seeded world) and the log. */
@@ -47,22 +48,19 @@ export function writableAdvice(code: string | undefined): string {
 }
 
 /**
- * Refuses a path that holds something other than a file: a FIFO would make reading it wait for a writer for ever,
- * a device or a socket would be read as a state. A path that holds nothing yet is fine (it is written).
- */
-async function refuseUnlessRegular(path: string): Promise<void> {
-  const found = await stat(path).catch(() => undefined)
-  if (!found || found.isFile() || found.isDirectory()) return // a folder is refused by the read, naming EISDIR
-  const kind = found.isFIFO() ? 'a FIFO' : found.isSocket() ? 'a socket' : 'a device'
-  throw new Error(`${path} is ${kind}, not a file: pass a --state-file that names a file (or one not written yet).`)
-}
-
-/**
  * Loads the snapshot into the instance and replays the log that follows it; a flush a kill cut
  * short (never acknowledged) is dropped. Refuses, leaving both files as they are, a snapshot or a
  * log that is damaged, and a log that follows another snapshot.
  */
 export async function loadState(path: string, logPath: string, instance: MockInstance): Promise<Loaded> {
+  const loaded = await loadAndReplay(path, logPath, instance)
+  // What was created and deleted before the stop is not in the state: drawn from the same stream again, the ids
+  // of deleted records would come back. A stream of this start's own cannot meet them.
+  instance.world.drawIdsFrom(crypto.getRandomValues(new Uint32Array(1))[0]!)
+  return loaded
+}
+
+async function loadAndReplay(path: string, logPath: string, instance: MockInstance): Promise<Loaded> {
   for (const file of [path, logPath]) await refuseUnlessRegular(file)
   let bytes: Buffer | undefined
   try {

@@ -1,6 +1,7 @@
 /// <reference path="./fs-native-extensions.d.ts" />
 import { type FileHandle, open } from 'node:fs/promises'
 import { hostname } from 'node:os'
+import { refuseUnlessRegular } from './regular-file.js'
 
 /** What a lock file says: who took it last. For messages only: the lock itself is the kernel's. */
 interface Holder {
@@ -27,6 +28,8 @@ export class StateLock {
    */
   static async acquire(path: string, stateFile: string, shown: string = path): Promise<StateLock> {
     const { tryLock } = await kernelLocks(stateFile)
+    // A FIFO opens without waiting, and locks nothing: a second server would share the state file.
+    await refuseUnlessRegular(path)
     const handle = await open(path, 'a+')
     let locked = false
     try {

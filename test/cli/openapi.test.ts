@@ -119,6 +119,11 @@ describe('--openapi <URL>', () => {
       '/openapi.json': text,
       '/dangling.json': referring('#/components/schemas/Missing'),
       '/external.json': referring('other.json#/Agent'),
+      '/under-default.json': (() => {
+        const document = JSON.parse(text)
+        document.components.schemas.Agent.properties.default = { $ref: '#/components/schemas/Missing' }
+        return JSON.stringify(document)
+      })(),
     }
     documentServer = createServer((request, response) => {
       const body = bodies[request.url ?? '']
@@ -165,5 +170,10 @@ describe('--openapi <URL>', () => {
     ])
     const external = await runCli(['--port', '0', '--openapi', `${url}/external.json`])
     expect(external.output).toContain(`Only local references are followed, not other.json#/Agent. ${at}`)
+    // A property named `default` is a field, not a default value: a reference under it is checked.
+    const underDefault = await runCli(['--port', '0', '--openapi', `${url}/under-default.json`])
+    expect(underDefault.output).toContain(
+      'The reference #/components/schemas/Missing names nothing in the document. (at #/components/schemas/Agent/properties/default)',
+    )
   })
 })

@@ -101,9 +101,14 @@ it('refuses a directory, or a file in a folder that does not exist, with a messa
   await expect(startTestServer({ stateFile: nowhere })).rejects.toThrow(`${nowhere} cannot be written: ENOENT`)
   expect(existsSync(join(folder, 'missing'))).toBe(false)
   // Reading a FIFO would wait for a writer for ever: the start hung, listening to nothing.
-  for (const fifo of [join(folder, 'fifo.json'), join(folder, 'fifo-log.json.log')]) {
+  // A FIFO lock opens at once and locks nothing: two servers would share the file.
+  for (const fifo of [
+    join(folder, 'fifo.json'),
+    join(folder, 'fifo-log.json.log'),
+    join(folder, 'fifo-lock.json.lock'),
+  ]) {
     execFileSync('mkfifo', [fifo])
-    const stateFile = fifo.replace(/\.log$/, '')
+    const stateFile = fifo.replace(/\.(log|lock)$/, '')
     await expect(startTestServer({ stateFile })).rejects.toThrow(`${fifo} is a FIFO, not a file: pass a --state-file`)
   }
   await expect(startTestServer({ stateFile: ' ' })).rejects.toThrow('--state-file is empty: name the file')

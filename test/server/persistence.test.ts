@@ -151,6 +151,11 @@ it('never gives a new record the id of one deleted before a restart', async () =
   const ids = [await create(first, 'a'), await create(first, 'b'), await create(first, 'c')]
   expect((await http(first)(`/__mock/records/personas/${ids[0]}`, { method: 'DELETE' })).status).toBe(204)
   await first.close()
+  // One created and deleted after a restart leaves the state as it was: the next start must not draw it again.
+  const second = await startTestServer({ seed: 16, personasPerTeam: 2, stateFile })
+  ids.push(await create(second, 'gone'))
+  expect((await http(second)(`/__mock/records/personas/${ids.at(-1)}`, { method: 'DELETE' })).status).toBe(204)
+  await second.close()
   for (let restart = 0; restart < 3; restart++) {
     const again = await startTestServer({ seed: 16, personasPerTeam: 2, stateFile })
     const next = await create(again, `after restart ${restart}`)
