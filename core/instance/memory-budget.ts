@@ -65,25 +65,32 @@ const largeFreeForm = new WeakMap<object, number>()
 
 /**
  * What a JSON-like value holds on the heap, as Python's view of it is kept (`PyDict`, a `Map`) or as plain JSON:
- * 80 bytes a value, two a character of its strings and keys. Walked without recursion (any depth); past `limit`,
- * the count stops (it is then more than `limit`).
+ * 80 bytes a value, two a character of its strings and keys. Past `limit`, the count stops (it is then more).
  */
 function heldBytes(value: unknown, limit = Number.POSITIVE_INFINITY): number {
   let bytes = 0
-  const pending = [value]
-  while (pending.length > 0 && bytes <= limit) {
-    const next = pending.pop()
-    bytes += VALUE_BYTES + (typeof next === 'string' ? 2 * next.length : 0)
-    if (typeof next !== 'object' || next === null) continue
-    const entries =
-      next instanceof Map ? [...next] : Array.isArray(next) ? next.map((item) => ['', item]) : Object.entries(next)
-    // Item by item: spreading an array of 300,000 into one call would pass the engine's limit on arguments.
-    for (const [key, item] of entries) {
-      bytes += 2 * String(key).length
-      pending.push(item)
-    }
-  }
+  walkJson(value, (node, key) => {
+    bytes += VALUE_BYTES + 2 * key.length + (typeof node === 'string' ? 2 * node.length : 0)
+    return bytes <= limit
+  })
   return bytes
+}
+
+/**
+ * Visits every value a JSON-like value holds, itself first, with the key it is held under (`''` for itself and
+ * array items), until `visit` answers false. Without recursion: any depth, and item by item (spreading an array of
+ * 300,000 into one call would pass the engine's limit on arguments).
+ */
+export function walkJson(value: unknown, visit: (node: unknown, key: string) => boolean): void {
+  const pending: Array<[unknown, string]> = [[value, '']]
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, key] = next
+    if (!visit(node, key)) return
+    if (typeof node !== 'object' || node === null) continue
+    if (node instanceof Map) for (const [name, item] of node) pending.push([item, String(name)])
+    else if (Array.isArray(node)) for (const item of node) pending.push([item, ''])
+    else for (const [name, item] of Object.entries(node)) pending.push([item, name])
+  }
 }
 
 /** What one value of a parsed JSON body holds (a megabyte of empty objects holds ~25 MB once parsed). */

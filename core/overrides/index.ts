@@ -5,6 +5,7 @@ import type { Profile } from '../../model/profile.js'
 import type { World } from '../../model/world.js'
 import { PyDict, PyFloat } from '../../fastapi/python/value.js'
 import { InvalidOverrideError, prepareAnswer, type PreparedAnswer } from './answer.js'
+import { walkJson } from '../instance/memory-budget.js'
 import type { OperationOverride, OverrideFunction } from './types.js'
 
 /**
@@ -31,16 +32,10 @@ export const overrideBytes = (listed: unknown): number =>
   2 * (JSON.stringify(listed, (_, value) => (typeof value === 'bigint' ? String(value) : value))?.length ?? 0) +
   VALUE_BYTES * valuesIn(listed)
 
-/** How many values a JSON-like value holds, itself included (walked without recursion: any depth). */
+/** How many values a JSON-like value holds, itself included. */
 function valuesIn(value: unknown): number {
   let count = 0
-  const pending = [value]
-  while (pending.length > 0) {
-    const next = pending.pop()
-    count++
-    // Item by item: spreading an array of 300,000 into one call would pass the engine's limit on arguments.
-    if (typeof next === 'object' && next !== null) for (const item of Object.values(next)) pending.push(item)
-  }
+  walkJson(value, () => (count++, true))
   return count
 }
 
