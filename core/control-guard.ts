@@ -1,3 +1,4 @@
+import { httpUrl } from './http-url.js'
 import { isJsonContentType } from '../fastapi/http/body.js'
 import { httpError } from '../fastapi/http/responses.js'
 import type { Answer } from './exchange.js'
@@ -34,10 +35,8 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function trustedOrigin(origin: string, guard: ControlGuard): boolean {
   if (guard.allowOrigins.includes(origin)) return true
-  if (!URL.canParse(origin)) return false
-  const url = new URL(origin)
-  if (!/^https?:$/.test(url.protocol)) return false
-  return isLoopbackHost(url.hostname) || isAllowedHost(url.hostname.toLowerCase(), guard)
+  const url = httpUrl(origin)
+  return !!url && (isLoopbackHost(url.hostname) || isAllowedHost(url.hostname.toLowerCase(), guard))
 }
 
 /** Whether a host name (no port) is one the guard answers under besides loopback ones. */

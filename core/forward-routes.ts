@@ -1,3 +1,5 @@
+import { httpUrl } from './http-url.js'
+
 /** Path prefixes forwarded to a real server, e.g. `{ '/v1/agents': 'http://127.0.0.1:8000' }`. */
 export type ForwardOptions = Readonly<Record<string, string>>
 
@@ -16,9 +18,9 @@ export function forwardRoutes(forward: ForwardOptions = {}): ForwardRoute[] {
     .map(([prefix, target]) => {
       if (!prefix.startsWith('/'))
         throw new Error(`forward: the path prefix "${prefix}" must start with "/", e.g. /v1/agents=${target}`)
-      if (!URL.canParse(target) || !/^https?:$/.test(new URL(target).protocol))
-        throw new Error(`forward: "${target}" (for ${prefix}) must be an http:// or https:// URL`)
-      return { prefix: prefix.replace(/\/+$/, '') || '/', target: new URL(target) }
+      const url = httpUrl(target)
+      if (!url) throw new Error(`forward: "${target}" (for ${prefix}) must be an http:// or https:// URL`)
+      return { prefix: prefix.replace(/\/+$/, '') || '/', target: url }
     })
     .sort((a, b) => b.prefix.length - a.prefix.length)
 }

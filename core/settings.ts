@@ -1,3 +1,4 @@
+import { httpUrl } from './http-url.js'
 import { createTokenVerifier, DEVELOPMENT_JWT_SECRET } from '../model/auth/tokens.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/http/body.js'
 import { MockInstance } from './instance/instance.js'
@@ -184,8 +185,8 @@ export function checkDelay(delayMs: number): number {
  * @throws RangeError for anything else (`not a url`, `/v1`, `ftp://host`)
  */
 export function originOf(baseUrl: string): string {
-  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined
-  if (url && /^https?:$/.test(url.protocol)) return url.origin
+  const url = httpUrl(baseUrl)
+  if (url) return url.origin
   throw new RangeError(
     `baseUrl must be an absolute http or https URL, such as http://localhost:3000, got ${JSON.stringify(baseUrl)}.`,
   )

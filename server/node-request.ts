@@ -1,3 +1,4 @@
+import { httpUrl } from '../core/http-url.js'
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
 import { fetchMethod, markSentMethod } from '../core/sent-method.js'
@@ -51,8 +52,8 @@ function requestUrl(req: IncomingMessage): string {
   let target = req.url ?? '/'
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
   if (!target.startsWith('/')) {
-    const absolute = URL.canParse(target) ? new URL(target) : undefined
-    target = absolute && /^https?:$/.test(absolute.protocol) ? absolute.pathname + absolute.search : `/${target}`
+    const absolute = httpUrl(target)
+    target = absolute ? absolute.pathname + absolute.search : `/${target}`
   }
   const host = usableHost(req)
   if (host) return `${protocol}://${host}${target}`

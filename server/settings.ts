@@ -1,3 +1,4 @@
+import { httpUrl } from '../core/http-url.js'
 import type { ControlGuard } from '../core/control-guard.js'
 import { DEFAULT_SESSION_LIMIT } from '../core/instance/sessions.js'
 import type { Scenario } from '../core/scenarios/index.js'
@@ -106,9 +107,8 @@ const controlGuardOf = (options: AppOptions, allowedHosts: string[], token: stri
  * @throws Error for anything that is not an http(s) origin
  */
 function allowedOrigin(value: string): string {
-  const url = URL.canParse(value) ? new URL(value) : undefined
-  if (url && /^https?:$/.test(url.protocol) && (url.pathname === '/' || url.pathname === '') && !url.search)
-    return url.origin
+  const url = httpUrl(value)
+  if (url && (url.pathname === '/' || url.pathname === '') && !url.search) return url.origin
   throw new Error(`--allow-origin takes an origin such as http://app.test:3000, got ${JSON.stringify(value)}`)
 }
 

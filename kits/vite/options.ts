@@ -1,3 +1,4 @@
+import { httpUrl } from '../../core/http-url.js'
 import { BUILTIN_SCENARIOS } from '../../core/scenarios/builtin.js'
 import { ScenarioRegistry } from '../../core/scenarios/index.js'
 import { checkDelay } from '../../core/settings.js'
@@ -65,7 +66,7 @@ function firstProblem(options: MockPluginOptions): string | undefined {
     return 'scenarios of your own are code, which the plugin cannot hand to the page: start the worker in the app with startMockWorker({ scenarios }) instead.'
   if (unknown.length > 0)
     return `unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => JSON.stringify(key)).join(', ')}; the options are ${PLUGIN_OPTIONS.join(', ')}.`
-  if (options.mockServer !== undefined && !isHttpUrl(options.mockServer))
+  if (options.mockServer !== undefined && !httpUrl(options.mockServer))
     return `mockServer must be the standalone server's http(s) URL, such as http://127.0.0.1:4010, got ${JSON.stringify(options.mockServer)}.`
   try {
     checkWorldOptions(options)
@@ -77,6 +78,3 @@ function firstProblem(options: MockPluginOptions): string | undefined {
   }
   return undefined
 }
-
-const isHttpUrl = (text: unknown): boolean =>
-  typeof text === 'string' && URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)

@@ -1,3 +1,4 @@
+import { httpUrl } from '../../core/http-url.js'
 import { readFileSync } from 'node:fs'
 import { InvalidArgumentError, type Command, type OptionValues } from 'commander'
 import type { ProfileFile } from '../../verify/profile/settings.js'
@@ -58,8 +59,7 @@ export const timeoutsOf = (options: OptionValues): Partial<ForwardTimeouts> => (
 })
 
 const targetUrl = (text: string) => {
-  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol))
-    throw new InvalidArgumentError('--target must be an http:// or https:// URL.')
+  if (!httpUrl(text)) throw new InvalidArgumentError('--target must be an http:// or https:// URL.')
   return text
 }
 

@@ -272,3 +272,50 @@ it("answers the router's 404, 405 and 307 before seeding a request's scenario wo
   expect((await call('/v1/personas', { headers })).status).toBe(307)
   expect((await call('/v1/demographics/x/values/bulk', { headers })).status).toBe(405)
 })
+
+it("counts what a persona's access_permissions hold, as a value's metadata", async () => {
+  const call = await start(32 * MB, 32)
+  // ~300 KB of text, ~8 MB once parsed: a free-form object, as `value_metadata` is.
+  const permissions = { arrays: Array.from({ length: 100_000 }, () => []) }
+  let accepted = 0
+  for (let answer = await addHeavy(0); answer.status !== 503; answer = await addHeavy(++accepted)) {
+    expect(answer.status, answer.text).toBe(201)
+    expect(accepted, 'refused before 40 (each counted as a plain persona, all 40 were taken)').toBeLessThan(40)
+  }
+  expect(accepted, 'about three fit in 32 MB').toBeLessThan(6)
+  const page = await call('/v1/personas/?limit=1', { token: running!.sessions.primary.fixtures.tokens.team_reader })
+  expect(page.status, 'the server answers on').toBe(200)
+  function addHeavy(i: number) {
+    return call('/__mock/records/personas', {
+      method: 'POST',
+      json: [{ name: `heavy-${i}`, access_permissions: permissions }],
+    })
+  }
+})
+
+it('holds what imports sent at once were admitted for until each is swapped in', async () => {
+  running = await startTestServer({ seed: 33, personasPerTeam: 10, maxMemoryBytes: 48 * MB, maxBodyBytes: 64 * MB })
+  const call = http(running)
+  const token = running.sessions.primary.fixtures.tokens.team_reader
+  const big = await call('/__mock/reset', { method: 'POST', json: { personas: 20_000 }, headers: session('source') })
+  expect(big.status, big.text).toBe(200)
+  const exported = (await call('/__mock/state', { headers: session('source') })).text
+  // ~31 MB each by the estimate: one at a time, each would make room by letting older sessions go; sent at once,
+  // what the first is admitted for is held until it is swapped in, so the others cannot count that room too.
+  const imports = await Promise.all(
+    Array.from({ length: 6 }, (_, i) =>
+      call('/__mock/state', { method: 'PUT', body: exported, headers: session(`import-${i}`) }),
+    ),
+  )
+  const refused = imports.filter((answer) => answer.status === 503)
+  expect(refused.length, 'not all fit at once').toBeGreaterThan(0)
+  for (const answer of refused) expect(answer.json.detail).toMatch(/^Not enough memory for this state /)
+  const kept = imports.flatMap((answer, i) => (answer.status === 200 ? [`import-${i}`] : []))
+  expect(kept.length + refused.length, 'every answer is 200 or 503').toBe(imports.length)
+  // A session is let go for a newer one's room (reliability.md); one that is still kept holds all it imported.
+  const listed = (await call('/__mock/sessions')).json.sessions.map((kept: { key: string }) => kept.key)
+  const stillKept = kept.filter((key) => listed.includes(key))
+  expect(stillKept.length, `imported ${kept.join()}, kept ${listed.join()}`).toBeGreaterThan(0)
+  for (const key of stillKept)
+    expect((await call('/v1/personas/?limit=1', { token, headers: session(key) })).json.total).toBe(20_000)
+}, 120_000)
