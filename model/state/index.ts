@@ -169,12 +169,8 @@ export function* findContradictions(world: WorldContents): Generator<void, strin
   yield* refer('policies', 'team_id', teams, 'team')
   yield* refer('rules', 'policy_id', policies, 'policy')
   yield* refer('values', 'dimension_id', dimensions, 'dimension')
-  const values = new Map<string, number>()
-  for (const [i, { dimension_id, value, value_metadata }] of world.values.entries()) {
-    // Dimension ids are UUIDs: no colon, so the key is one (dimension, value) pair.
-    const seen = values.get(`${dimension_id}:${value}`)
-    if (seen === undefined) values.set(`${dimension_id}:${value}`, i)
-    else report(`world.values.${i}.value`, `world.values.${seen} has this value in this dimension already`)
+  // A value twice in its dimension is taken: a profile with `bulkDuplicates: 'store'` stores it so.
+  for (const [i, { value_metadata }] of world.values.entries()) {
     if (!(value_metadata instanceof PyDict) || !isFiniteJson(value_metadata)) {
       report(`world.values.${i}.value_metadata`, 'not a JSON object of finite numbers')
     }

@@ -101,11 +101,6 @@ it.each([
     'world.values.0.dimension_id',
   ],
   [
-    'a value twice in its dimension',
-    (s: any) => s.world.values.push({ ...first(s, 'values'), id: randomUUID() }),
-    '.value: world.values.0 has',
-  ],
-  [
     'two rules with one id',
     (s: any) => s.world.rules.push({ ...first(s, 'rules'), rule_id: 'X-1' }),
     '.id: the id of world.rules.0',
@@ -150,4 +145,25 @@ it('refuses to start from a state file holding personasPerTeam 10^12, saying why
   await writeFile(file, text)
   await expect(startTestServer({ port: 0, stateFile: file })).rejects.toThrow(/state\.json.*personasPerTeam/s)
   expect(await readFile(file, 'utf8')).toBe(text)
+})
+
+it("takes a value twice in its dimension, as bulkDuplicates: 'store' stores it, and starts again on it", async () => {
+  const stateFile = join(dir, 'store-duplicates.json')
+  const start = () => startTestServer({ seed: 45, personasPerTeam: 2, stateFile, profile: { bulkDuplicates: 'store' } })
+  const storing = await start()
+  const store = http(storing)
+  const { dimensions, tokens } = storing.sessions.primary.fixtures
+  const added = await store(`/v1/demographics/${dimensions[0]!.id}/values/bulk`, {
+    method: 'POST',
+    token: tokens.super_admin,
+    json: { values: [{ value: 'twice' }, { value: 'twice' }] },
+  })
+  expect(added.status, added.text).toBe(201)
+  const exported = (await store('/__mock/state')).text
+  expect((await store('/__mock/state', { method: 'PUT', body: exported })).status, 'its own export').toBe(200)
+  await storing.close()
+  const restarted = await start()
+  const values = (await http(restarted)('/__mock/state')).json.world.values
+  expect(values.filter((value: { value: string }) => value.value === 'twice')).toHaveLength(2)
+  await restarted.close()
 })
