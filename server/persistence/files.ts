@@ -57,6 +57,11 @@ export class StateFiles {
     return this.#requested || this.#halfway || !this.#snapshot || !this.#log?.started
   }
 
+  /** Whether the log can take changes: started, following the state file, no snapshot left halfway. */
+  get canAppend(): boolean {
+    return !this.#halfway && this.#snapshot !== undefined && this.#log?.started === true
+  }
+
   /** Asks for a snapshot at the next write. */
   requestSnapshot(): void {
     this.#requested = true
@@ -74,11 +79,12 @@ export class StateFiles {
    * write is a snapshot again); rejects when it is not.
    */
   async writeSnapshot(text: string, atStart = false): Promise<void> {
-    // Until a snapshot is in place, nothing goes to the log: a failed rename may still have happened.
-    this.#halfway = true
     const bytes = Buffer.from(text)
     const hash = digest(bytes)
+    // A snapshot that could not even be written out (a full disk) changed nothing: the log goes on as it was.
     const temporary = await prepareFile(this.path, bytes)
+    // From here until the snapshot is in place, nothing goes to the log: a failed rename may still have happened.
+    this.#halfway = true
     await this.#log?.handOver(hash)
     await installFile(temporary, this.path)
     this.#snapshot = { hash, bytes: bytes.byteLength }

@@ -96,10 +96,12 @@ async function loadAndReplay(path: string, logPath: string, instance: MockInstan
   }
   const snapshot = { hash: digest(bytes), bytes: bytes.byteLength }
   if (log?.base === undefined || log.base !== snapshot.hash) {
-    // A log naming this snapshot as one it was emptied into: a compaction was cut short after its rename.
-    if (!log?.changes.length || log.checkpoints.includes(snapshot.hash)) return { snapshot, replayed: 0, torn }
+    // No whole header (a log emptied by a snapshot's hand-over), or one naming this snapshot as one it was emptied
+    // into (a compaction cut short after its rename): the snapshot holds all. Else the state file was changed.
+    if (log?.base === undefined || log.checkpoints.includes(snapshot.hash)) return { snapshot, replayed: 0, torn }
     throw new Error(
-      `${logPath} holds ${log.changes.length} changes made after another version of ${path}, not this one. ` +
+      `${logPath} ${log.changes.length ? `holds ${log.changes.length} changes made` : 'was started'} after ` +
+        `another version of ${path}, not this one: ${path} was changed since the server wrote it. ` +
         'Both were left untouched: put back the state file it follows, ' +
         `or remove ${logPath} to start from ${path} as it is.`,
     )

@@ -79,7 +79,8 @@ export async function readLog(path: string): Promise<LogContents | undefined> {
 /**
  * Throws unless the lines from the first bad one on are what a write cut short leaves of the last
  * flush: its first lines whole, then one line cut short (zeros may follow, or fill a hole: space
- * the file system gave and the write never filled). Anything else damaged lines that were answered.
+ * the file system gave and the write never filled). Anything else damaged lines that were answered,
+ * a line of the last flush that ends in its newline and holds no zero among them.
  */
 function refuseDamage(
   lines: readonly string[],
@@ -96,14 +97,20 @@ function refuseDamage(
   if (lastWhole === undefined ? flush !== 0 : flush !== lastWhole && flush !== lastWhole + 1)
     throw damaged(`line ${bad + 1} is damaged, and belongs to flush ${flush}, not the last one`)
   let cut: number | undefined
+  let changed: number | undefined
   for (let index = bad; index < lines.length; index++) {
     const group = flushOf(index)
     if (group !== undefined && group !== flush)
       throw damaged(`line ${bad + 1} is damaged, and line ${index + 1} was written after it`)
     if (entries[index] !== undefined || !lines[index]!.replaceAll('\0', '')) continue
+    // A write cut short ends before its newline, or leaves zeros where it never wrote: a line ended by its newline
+    // with no zero in it was written whole, and was changed since.
+    if (index < lines.length - 1 && !lines[index]!.includes('\0')) changed ??= index
     if (cut !== undefined) throw damaged(`lines ${cut + 1} and ${index + 1} are damaged: a write cut short leaves one`)
     cut = index
   }
+  if (changed !== undefined)
+    throw damaged(`line ${changed + 1} is whole, but does not match its checksum: it was changed after it was written`)
 }
 
 /**

@@ -98,7 +98,8 @@ export class StateWriter {
   async #flushNext(): Promise<boolean> {
     let batch: Batch | undefined
     try {
-      if (!this.#files.needSnapshot && this.#open.changes.every((change) => change.json !== undefined)) {
+      const loggable = this.#open.changes.every((change) => change.json !== undefined)
+      if (!this.#files.needSnapshot && loggable) {
         batch = this.#take()
         await this.#files.append(batch.changes.map((change) => change.json!))
       } else {
@@ -108,7 +109,11 @@ export class StateWriter {
           return [this.instance.stateSnapshot(), this.instance.stateVersion] as const
         })
         // Written out in slices: a large world's snapshot never holds the event loop for long.
-        await this.#files.writeSnapshot(await stateText(state))
+        const written = await this.#files.writeSnapshot(await stateText(state)).then(
+          () => true,
+          (error: unknown) => this.#appendInstead(batch!, loggable, error),
+        )
+        if (!written) return false
         this.#snapshotVersion = version
       }
       batch!.resolve()
@@ -120,6 +125,23 @@ export class StateWriter {
     } finally {
       this.#flushing = undefined
     }
+  }
+
+  /**
+   * After a snapshot that could not be written: a compaction only asked for (the log as it was, started and
+   * following the state file) leaves the log to take the batch, as it would have without one, so a full disk
+   * refuses only the changes that do not fit. The next flush tries the snapshot again. Anything else fails.
+   * @returns false once the batch is on disk (this run stops, the changes made meanwhile start the next); throws
+   *   `error` when the log cannot take it
+   */
+  async #appendInstead(batch: Batch, loggable: boolean, error: unknown): Promise<false> {
+    if (!loggable || !this.#files.canAppend) throw error
+    // With no change of its own (a compaction alone), the changes made meanwhile were built on nothing that failed.
+    if (batch.changes.length > 0) await this.#files.append(batch.changes.map((change) => change.json!))
+    this.lastFailure = error
+    this.onError(`Could not compact ${this.path}; its changes go on to the log:`, error)
+    batch.resolve()
+    return false
   }
 
   #take(): Batch {

@@ -1,7 +1,7 @@
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { afterAll, expect, it } from 'vitest'
+import { afterAll, expect, it, vi } from 'vitest'
 import { CLI, type CliServer, runCli, startCli } from './support/cli.js'
 import { mountTmpfs, type Tmpfs, tmpfsAvailable } from './support/tmpfs.js'
 
@@ -170,6 +170,44 @@ it.runIf(tmpfsAvailable)(
       expect(await restarted.stop()).toBe(0)
       expect(['snapshot', 'logged-1', 'logged-2'].filter((name) => !has(values, name))).toEqual([])
     } finally {
+      disk.dispose()
+    }
+  },
+  120_000,
+)
+
+it.runIf(tmpfsAvailable)(
+  'keeps changes the log has room for when a compaction does not fit on the disk, and compacts once it does',
+  async () => {
+    const disk = mountTmpfs('2m')
+    const stateFile = join(disk.path, 'state.json')
+    const args = ['--port', '0', '--quiet', '--personas', '2', '--state-file', stateFile]
+    // Every flush past the first asks for a compaction: a snapshot of the whole state, ~20 times a bulk add's line.
+    const env = { AGENT_CONSOLE_MOCK_COMPACT_AT: '1' }
+    let server = await startCli(args, env)
+    try {
+      expect((await add(server, 'snapshot')).status).toBe(201)
+      expect((await add(server, 'logged')).status).toBe(201)
+      disk.fill(64 * 1024)
+      const added = await Promise.all(['small-1', 'small-2'].map((name) => add(server, name)))
+      expect(
+        added.map((answer) => answer.status),
+        'the log takes them though no snapshot fits',
+      ).toEqual([201, 201])
+      // The compaction is tried after the flush that asked for it: its report may follow the answers.
+      await vi.waitFor(() => expect(server.output()).toMatch(/Could not compact .*state\.json; its changes go on/), {
+        timeout: 20_000,
+      })
+      disk.release()
+      expect((await add(server, 'space again')).status).toBe(201)
+      expect(await server.stop('SIGKILL')).not.toBe(0)
+      server = await startCli(args)
+      const values = await valuesOf(server)
+      expect(['snapshot', 'logged', 'small-1', 'small-2', 'space again'].filter((name) => !has(values, name))).toEqual(
+        [],
+      )
+    } finally {
+      await server.stop('SIGKILL')
       disk.dispose()
     }
   },

@@ -114,6 +114,12 @@ it('refuses a log whose answered flushes are damaged, or converted to CRLF, and 
     ['storeD', storeD, 'line 3 is damaged, and line 4 was written after it'],
     ['removed', removed, 'line 3 belongs to flush 3, after flush 1: acknowledged lines were removed or moved'],
     ['swapped', swapped, 'line 2 belongs to flush 2, after flush 0: acknowledged lines were removed or moved'],
+    // `sed -i '6s/"five"/"fivE"/'`: the last flush, whole and ended by its newline, changed after it was answered.
+    [
+      'last-changed',
+      log.replace('"five"', '"fivE"'),
+      'line 6 is whole, but does not match its checksum: it was changed after it was written',
+    ],
     [
       'crlf',
       log.replaceAll('\n', '\r\n'),
@@ -130,8 +136,17 @@ it('refuses a log whose answered flushes are damaged, or converted to CRLF, and 
 it('refuses a log that follows another state file, or none; ignores one a finished compaction left', async () => {
   const other = files('other', snapshot.replace('"seed":21', '"seed":22'), log)
   await expect(startTestServer({ stateFile: other })).rejects.toThrow(
-    `${other}.log holds 5 changes made after another version of ${other}, not this one. Both were left untouched`,
+    `${other}.log holds 5 changes made after another version of ${other}, not this one: ${other} was changed since`,
   )
+  // After a compaction the log is its header alone, naming the snapshot: a byte changed in the snapshot shows.
+  const header = log.split('\n')[0]!
+  const edited = files('edited', snapshot.replace('"seed":21', '"seed":23'), `${header}\n`)
+  await expect(startTestServer({ stateFile: edited })).rejects.toThrow(
+    `${edited}.log was started after another version of ${edited}, not this one: ${edited} was changed since`,
+  )
+  expect(await valuesAfterStart(files('header-only', snapshot, `${header}\n`)), 'its own snapshot').toEqual([
+    'snapshot',
+  ])
   const orphan = files('orphan', undefined, log)
   await expect(startTestServer({ stateFile: orphan })).rejects.toThrow(
     `${orphan}.log holds 5 changes, but ${orphan}, the state they follow, is missing.`,

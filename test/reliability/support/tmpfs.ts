@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -24,8 +24,8 @@ export const tmpfsAvailable = (() => {
 
 export interface Tmpfs {
   path: string
-  /** Fills every free byte with a file; `release` removes it. */
-  fill(): void
+  /** Fills every free byte with a file but `leave` (rounded to pages); `release` removes it. */
+  fill(leave?: number): void
   release(): void
   /** Remounts read-only (`rw: true`: writable again). */
   remount(rw: boolean): void
@@ -40,15 +40,16 @@ export function mountTmpfs(size: string): Tmpfs {
   let mounted = true
   return {
     path,
-    fill() {
+    fill(leave = 0) {
       // Page by page: a write past the end fails with ENOSPC and keeps what fitted.
       const page = Buffer.alloc(4096, 1)
       for (let n = 0; n < 1_000_000; n++) {
         try {
           writeFileSync(filler, page, { flag: 'a' })
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return
-          throw error
+          if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error
+          if (leave > 0) truncateSync(filler, Math.max(0, statSync(filler).size - leave))
+          return
         }
       }
       throw new Error('the tmpfs never filled up')
