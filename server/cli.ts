@@ -86,7 +86,7 @@ const program = new Command('agent-console-mock')
   )
   .option(
     '--max-memory <MB>',
-    `megabytes the worlds, snapshots, journals and recorded contracts may hold: beyond, the least recently used sessions go, then 503 (default: ${Math.round(defaultMemoryBudget() / 2 ** 20)}, 70% of the heap limit)`,
+    `megabytes the worlds, snapshots, journals and recorded contracts may hold: beyond, the least recently used sessions go, then 503 (default: ${Math.round(defaultMemoryBudget() / 2 ** 20)}, half the heap limit less 96 MB)`,
     integer('--max-memory', 16, 1024 ** 2),
   )
   .option('--no-control', 'switch off the control API under /__mock/')

@@ -33,8 +33,22 @@ export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv):
   }
 }
 
-/** The share of V8's heap limit the worlds may hold by default: the rest serves requests and exports. */
-const BUDGET_SHARE = 0.7
+/**
+ * What comes off V8's heap limit before the budget's share: the young generation (up to 48 MiB, where nothing long
+ * lived stays), the process's own ~30 MB, and requests in flight (bodies read whole, up to 1 MiB each).
+ */
+const HEAP_RESERVE_BYTES = 96 * 1024 * 1024
 
-/** The default memory budget of the standalone server's worlds, in bytes. */
-export const defaultMemoryBudget = (): number => Math.floor(getHeapStatistics().heap_size_limit * BUDGET_SHARE)
+/**
+ * The share of the rest the worlds may hold by default. Beside the budget the heap holds the kept JSON of answered
+ * lists (up to a quarter of it) and V8's slack. At 70% of the whole limit, journals filling the budget of a 128 MB
+ * heap (whose limit of 176 MB counts a 48 MB young generation) left too little for 14 bodies of 65 KB at once.
+ */
+const BUDGET_SHARE = 0.5
+
+/** The least default budget: a few sessions' journals on the smallest heaps. */
+const MIN_BUDGET_BYTES = 16 * 1024 * 1024
+
+/** The default memory budget of the standalone server's worlds, in bytes: 2 GiB of a 4 GiB heap, 40 MiB of 128 MiB. */
+export const defaultMemoryBudget = (): number =>
+  Math.max(MIN_BUDGET_BYTES, Math.floor((getHeapStatistics().heap_size_limit - HEAP_RESERVE_BYTES) * BUDGET_SHARE))

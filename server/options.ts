@@ -15,7 +15,7 @@ export interface AppOptions extends InstanceOptions {
   control?: boolean
   /** Session worlds kept at most. @default 100 */
   sessionLimit?: number
-  /** Bytes the worlds, snapshots, journals and recorded contracts may hold (beyond: least recently used sessions go, then 503). @default 70% of the heap limit */
+  /** Bytes the worlds, snapshots, journals and recorded contracts may hold (beyond: least recently used sessions go, then 503). @default half of V8's heap limit less 96 MiB (at least 16 MiB) */
   maxMemoryBytes?: number
   /** Origins of pages trusted with the control API and changes to the API besides loopback ones (`--allow-origin`). */
   allowOrigins?: string[]

@@ -143,6 +143,32 @@ it('lets the least recently used sessions go as their journals and contracts fil
   expect(requests.length, 'the newest keeps its journal').toBeGreaterThan(50)
 }, 300_000)
 
+it('keeps room for requests at the default budget: journals filling it never run the heap out', async () => {
+  // No --max-memory: the budget is the default share of the 128 MB heap. At 70% the journals alone filled it and
+  // 16 requests of 65 KB at once then ran the heap out (the budget's quarter of kept JSON and the process's own
+  // ~30 MB beside it).
+  server = await startCli(['--port', '0', '--quiet', '--sessions', '1000'], {
+    NODE_OPTIONS: '--max-old-space-size=128',
+  })
+  const { url } = server
+  const dimension = (await (await fetch(`${url}/__mock/fixtures`)).json()) as { dimensions: Array<{ id: string }> }
+  const body = JSON.stringify({ values: [{ value: 'x'.repeat(200), metadata: { pad: 'y'.repeat(65_000) } }] })
+  const headers = { ...json, 'x-pad': 'p'.repeat(2000) }
+  // Unauthenticated: each a 401, journaled with its 65 KB body; 70 fill a session's 4 MiB journal.
+  const add = (session: string) =>
+    fetch(`${url}/__session/${session}/v1/demographics/${dimension.dimensions[0]!.id}/values/bulk`, {
+      method: 'POST',
+      headers,
+      body,
+    }).then(async (answer) => [answer.status, await answer.arrayBuffer()][0])
+  for (let s = 0; s < 28; s++)
+    for (let sent = 0; sent < 70; sent += 14) {
+      const statuses = await Promise.all(Array.from({ length: 14 }, () => add(`j${s}`)))
+      expect(statuses.every((status) => status === 401)).toBe(true)
+    }
+  await expectAlive(url)
+}, 300_000)
+
 it("counts the sessions' overrides: old sessions go as new ones set large overrides, and it answers on", async () => {
   const { url } = await start(['--sessions', '1000'])
   // Three overrides of ~900 KB a session: ~5 MB each with their prepared answers, 60 sessions would hold 300 MB.
