@@ -22,7 +22,7 @@ export function startModule(browserEntry: string, options: Record<string, unknow
   ].join('\n')
 }
 
-const SCRIPT = /<script\b([^>]*)>\s*<\/script>/gi
+const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi
 const attribute = (attributes: string, name: string) =>
   new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(attributes)?.slice(1).find(Boolean)
 
@@ -32,23 +32,58 @@ function specifier(src: string): string | undefined {
   return /^\.{0,2}\//.test(src) ? src : `./${src}`
 }
 
+/** A static `import` declaration (not `import(...)` or `import.meta`): hoisted, it runs before any `await`. */
+const STATIC_IMPORT = /(?:^|[;\n}])\s*import(?:\s*[{*'"]|\s+[\w$])/
+
+const START_IMPORT = `await import(${JSON.stringify(START_ID)})`
+const MARK = '<!--agent-console-mock:start-->'
+
+/** What the rewrite of a page did, and what it could not hold back. */
+export interface StartedPage {
+  html: string
+  /** Inline module scripts with static imports: those imports run before the mock starts. */
+  unheld: number
+}
+
 /**
- * The page with its module scripts (those loaded from this origin by `src`) run only after the mock
- * started: one inline module, where the first of them stood, imports the start module and then each
- * of them in turn. Separate `<script>`s would not wait: a module's top-level `await` holds back only
- * what imports it, and msw asks the app to await the worker before its first request.
+ * The page with its module scripts run only after the mock started. Those loaded from this origin by `src` become
+ * one inline module, where the first of them stood, that imports the start module and then each of them in turn
+ * (separate `<script>`s would not wait: a module's top-level `await` holds back only what imports it, and msw asks
+ * the app to await the worker before its first request). An inline module first awaits the start module itself;
+ * one with static imports cannot (they run before its first line, even before a sibling import's `await`), and is
+ * counted in `unheld`. A page with no module script gets the start module in its `<head>`, or after its `<html>`
+ * or doctype: never before the doctype, which would put the page in quirks mode.
  */
-export function startBeforeApp(html: string): string {
+export function startBeforeApp(html: string): StartedPage {
   const entries: string[] = []
-  const rewritten = html.replace(SCRIPT, (tag, attributes: string) => {
+  let unheld = 0
+  let held = 0
+  const rewritten = html.replace(SCRIPT, (tag, attributes: string, code: string) => {
+    if (attribute(attributes, 'type') !== 'module') return tag
     const src = attribute(attributes, 'src')
-    const entry = src === undefined ? undefined : specifier(src)
-    if (attribute(attributes, 'type') !== 'module' || entry === undefined) return tag
+    if (src === undefined) {
+      if (!code.trim()) return tag
+      if (STATIC_IMPORT.test(code)) return (unheld++, tag)
+      held++
+      return `<script${attributes}>${START_IMPORT}\n${code}</script>`
+    }
+    const entry = specifier(src)
+    if (entry === undefined || code.trim()) return tag
     entries.push(entry)
-    return entries.length === 1 ? '<!--agent-console-mock:start-->' : ''
+    return entries.length === 1 ? MARK : ''
   })
   const imports = [START_ID, ...entries].map((entry) => `await import(${JSON.stringify(entry)})`).join('\n')
   const loader = `<script type="module">\n${imports}\n</script>`
-  if (entries.length > 0) return rewritten.replace('<!--agent-console-mock:start-->', loader)
-  return /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}\n${loader}`) : loader + html
+  if (entries.length > 0) return { html: rewritten.replace(MARK, loader), unheld }
+  if (held > 0) return { html: rewritten, unheld }
+  return { html: withLoaderAtTop(rewritten, loader), unheld }
+}
+
+/** The loader first in `<head>`, else right after `<html ...>`, else after the doctype, else first. */
+function withLoaderAtTop(html: string, loader: string): string {
+  for (const opening of [/<head\b[^>]*>/i, /<html\b[^>]*>/i, /<!doctype[^>]*>/i]) {
+    const found = opening.exec(html)
+    if (found) return html.slice(0, found.index + found[0].length) + loader + html.slice(found.index + found[0].length)
+  }
+  return loader + html
 }

@@ -78,10 +78,23 @@ export function agentConsoleMock(options: MockPluginOptions = {}): Plugin {
   let document = source === undefined ? openapi : undefined
   const workerUrl = () => `${config?.base ?? '/'}${WORKER_SCRIPT}`
   const pageOptions = () => (document ? { ...workerOptions, openapi: document } : workerOptions)
+  /** The page rewritten to start the mock first; a warning names what could not be held back. */
+  const heldBack = (html: string, path: string): string => {
+    const started = startBeforeApp(html)
+    if (started.unheld > 0)
+      config?.logger.warn(
+        `agent-console-mock: ${path} has ${started.unheld} inline module script(s) with static imports, which run ` +
+          'before the mock starts (a static import runs before any await): load that code by src ' +
+          '(<script type="module" src="/main.ts">) so the plugin can hold it back.',
+        { timestamp: true },
+      )
+    return started.html
+  }
   return {
     name: 'agent-console-mock',
     apply: 'serve',
-    config: () => (mockServer ? { server: { proxy: { '/v1': mockServer, '/__mock': mockServer } } } : undefined),
+    config: () =>
+      mockServer ? { server: { proxy: { '/v1': proxyTo(mockServer), '/__mock': proxyTo(mockServer) } } } : undefined,
     configResolved(resolved) {
       checkPluginOptions(options)
       config = resolved
@@ -97,10 +110,19 @@ export function agentConsoleMock(options: MockPluginOptions = {}): Plugin {
     load: (id) => (id === RESOLVED_START_ID ? startModule(browserEntry(), pageOptions(), workerUrl()) : undefined),
     transformIndexHtml: {
       order: 'pre',
-      handler: (html) => (mockServer ? html : startBeforeApp(html)),
+      handler: (html, context) => (mockServer ? html : heldBack(html, context.path)),
     },
   }
 }
+
+/**
+ * The standalone server behind Vite's dev server. `changeOrigin` sends the server its own name (it answers loopback
+ * and its own names only, so a page served on a LAN address still reaches it); `autoRewrite` then points its
+ * redirects (the 307 to a path with its trailing slash) back at the dev server, as they would be were the page's
+ * `Host` sent: a redirect to the server's own origin would be another origin, where the browser drops
+ * `Authorization` and the request comes back 401.
+ */
+const proxyTo = (target: string) => ({ target, changeOrigin: true, autoRewrite: true })
 
 /** A document's URL as given, or its file's path from Vite's root. */
 function documentSource(source: string | URL, root: string): string | URL {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createServer, type ViteDevServer } from 'vite'
+import { createLogger, createServer, type ViteDevServer } from 'vite'
 import { afterAll, afterEach, expect, it } from 'vitest'
 import { agentConsoleMock, type MockPluginOptions } from 'agent-console-mock/vite'
 import { startTestServer } from '../support/server.js'
@@ -17,6 +17,10 @@ afterEach(async () => {
   for (const server of servers.splice(0).reverse()) await server.close()
 })
 
+/** What the dev servers warned of. */
+const warnings: string[] = []
+const logger = { ...createLogger('silent'), warn: (message: string) => void warnings.push(message) }
+
 /** A dev server of the fixture app with the plugin, listening on a free loopback port. */
 async function devServer(options: MockPluginOptions, base = '/'): Promise<{ vite: ViteDevServer; url: string }> {
   const vite = await createServer({
@@ -24,7 +28,7 @@ async function devServer(options: MockPluginOptions, base = '/'): Promise<{ vite
     base,
     configFile: false,
     cacheDir,
-    logLevel: 'silent',
+    customLogger: logger,
     server: { host: '127.0.0.1', port: 0, hmr: false, ws: false },
     optimizeDeps: { noDiscovery: true },
     plugins: [agentConsoleMock(options)],
@@ -79,6 +83,27 @@ it("runs the app's module scripts only after the start module, which starts the 
   expect(start).toContain('startMockWorker')
   expect(start).toContain('{"seed":7,"personasPerTeam":12,"profile":{"missingCredentialsStatus":403}}')
   expect(start, 'the page query is read').toContain(`get('scenario')`)
+})
+
+it('holds back inline module scripts, keeps the doctype first, and warns of static imports it cannot hold', async () => {
+  const { url } = await devServer({})
+  const bare = await text(`${url}/bare.html`)
+  expect(bare.body, 'the doctype stays first: no quirks mode').toMatch(/^<!doctype html>/)
+  const proxied = /<script type="module" src="([^"]+html-proxy[^"]+)"/.exec(bare.body)?.[1]?.replaceAll('&amp;', '&')
+  const inline = await text(url + proxied)
+  expect(inline.body, 'the inline module awaits the start first').toMatch(
+    /^await import\("\/@id\/__x00__virtual:agent-console-mock\/start"\)\s*document\.getElementById/,
+  )
+  const classic = await text(`${url}/classic.html`)
+  expect(classic.body, 'a page without module scripts starts the mock after <html>, before <body>').toMatch(
+    /^<!doctype html>\s*<html lang="en">[\s\S]*src="\/classic\.html\?html-proxy[^"]*"><\/script><body>/,
+  )
+  warnings.length = 0
+  const unheld = await text(`${url}/static-import.html`)
+  expect(unheld.body).not.toContain('agent-console-mock')
+  expect(warnings.join('\n')).toContain(
+    'agent-console-mock: /static-import.html has 1 inline module script(s) with static imports, which run before the mock starts',
+  )
 })
 
 it("reads a document's file from Vite's root as the dev server starts, and writes it into the start module", async () => {
@@ -140,4 +165,9 @@ it('proxies /v1 and /__mock to a standalone server and starts no worker', async 
   expect(viaVite.status).toBe(200)
   expect(viaVite.type).toBe('application/json')
   expect(viaVite.body, "the standalone server's answer, as it is").toBe(direct.body)
+  const redirect = await fetch(`${url}/v1/personas?limit=3`, { ...init, redirect: 'manual' })
+  expect([redirect.status, redirect.headers.get('location')], 'a redirect stays on the dev server').toEqual([
+    307,
+    `${url}/v1/personas/?limit=3`,
+  ])
 })
