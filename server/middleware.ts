@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { getResponse, passthrough, type RequestHandler } from 'msw'
 import { answerBytesOnly } from '../handlers/app.js'
-import { Reply, writtenBody, type Outcome } from '../fastapi/http/reply.js'
+import { headersInSetOrder, Reply, writtenBody, type Outcome } from '../fastapi/http/reply.js'
 import { internalServerError } from '../fastapi/http/responses.js'
 import { streamedBody } from '../fastapi/http/streaming-response.js'
 import { toFetchRequest } from './node-request.js'
@@ -79,14 +79,15 @@ function isPassthrough(response: Response): boolean {
 export async function send(res: ServerResponse, response: Outcome, method: string | undefined): Promise<void> {
   if (response instanceof Reply) {
     res.statusCode = response.status
-    for (const [name, value] of response.headers) res.setHeader(name, value)
+    // In the order they were set, as Starlette writes them (`www-authenticate` before `content-length` on a 401).
+    for (const [name, value] of response.headers.inSetOrder()) res.setHeader(name, value)
     return endWith(res, response.bytes, method)
   }
   const streamed = streamedBody(response)
   // Read before anything is written: a body that cannot be read leaves nothing of this answer behind its 500.
   const body = streamed ? null : (writtenBody(response) ?? new Uint8Array(await response.arrayBuffer()))
   res.statusCode = response.status
-  for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value)
+  for (const [name, value] of headersInSetOrder(response)) if (name !== 'set-cookie') res.setHeader(name, value)
   const cookies = response.headers.getSetCookie()
   if (cookies.length) res.setHeader('set-cookie', cookies)
   if (streamed && method === 'HEAD') void streamed.cancel()

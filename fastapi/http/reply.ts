@@ -21,7 +21,7 @@ export class Reply {
 
   /** The same answer with no body (uvicorn's answer to HEAD): every header, content-length included, kept. */
   withoutBody(): Reply {
-    return new Reply(this.status, Object.fromEntries(this.headers), null)
+    return new Reply(this.status, Object.fromEntries(this.headers.inSetOrder()), null)
   }
 }
 
@@ -67,6 +67,11 @@ export class ReplyHeaders implements Iterable<[string, string]> {
     this.#values.set(key, before === undefined ? value : `${before}, ${value}`)
   }
 
+  /** The headers in the order they were first set: the order Starlette writes them (a host writing bytes sends it). */
+  inSetOrder(): IterableIterator<[string, string]> {
+    return this.#values.entries()
+  }
+
   [Symbol.iterator](): Iterator<[string, string]> {
     if (this.#inOrder) return this.#values.entries()
     return [...this.#values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))[Symbol.iterator]()
@@ -93,7 +98,24 @@ export function toResponse(outcome: Outcome, bytesOnly: boolean): Response {
   // Set one by one: undici's conversion of a record (and msw 3's, which builds a second `Headers` from it to
   // note the raw headers) costs ~8 µs, the same headers set ~1.5–3 µs.
   for (const [name, value] of outcome.headers) response.headers.set(name, value)
-  return bytesOnly && bytes ? holding(response, bytes) : response
+  if (!bytesOnly) return response
+  ;(response as WrittenResponse)[SET_ORDER] = [...outcome.headers.inSetOrder()].map(([name]) => name)
+  return bytes ? holding(response, bytes) : response
+}
+
+/**
+ * The answer's header names in the order they were set, for a host that writes them itself ({@link toResponse}
+ * with `bytesOnly`): Fetch's `Headers` iterate by name, Starlette writes them as they were set. Names set on the
+ * response later (CORS) follow, by name.
+ */
+export function headersInSetOrder(response: Response): Array<[string, string]> {
+  const order = (response as WrittenResponse)[SET_ORDER]
+  if (!order) return [...response.headers]
+  const first = order.flatMap((name): Array<[string, string]> => {
+    const value = response.headers.get(name)
+    return value === null ? [] : [[name, value]]
+  })
+  return [...first, ...[...response.headers].filter(([name]) => !order.includes(name))]
 }
 
 /**
@@ -120,7 +142,8 @@ function unread(response: Response): Response {
  * response itself, with no registry.
  */
 const WRITTEN_BODY = Symbol('agent-console-mock written body')
-type WrittenResponse = Response & { [WRITTEN_BODY]?: Uint8Array }
+const SET_ORDER = Symbol('agent-console-mock header order')
+type WrittenResponse = Response & { [WRITTEN_BODY]?: Uint8Array; [SET_ORDER]?: string[] }
 
 /** The response, holding `bytes` for {@link writtenBody}. */
 function holding(response: Response, bytes: Uint8Array): Response {

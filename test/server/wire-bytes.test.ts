@@ -124,3 +124,27 @@ it('writes imported records holding floats, big integers and lone surrogates as 
     await running.close()
   }
 })
+
+it("writes an answer's headers in the order Starlette sets them, not by name", async () => {
+  const names = async (path: string, method = 'GET') => {
+    const { port } = viaListener.address() as AddressInfo
+    const answer = await fetchRaw(port, method, path)
+    return answer.filter((_, index) => index % 2 === 0).filter((name) => !/^(date|connection|keep-alive)$/i.test(name))
+  }
+  // HTTPException(headers=...) then JSONResponse: the given headers first, then content-length and content-type.
+  expect(await names('/v1/personas/')).toEqual(['www-authenticate', 'content-length', 'content-type'])
+  expect(await names('/v1/personas/', 'DELETE')).toEqual(['allow', 'content-length', 'content-type'])
+  expect(await names('/v1/personas')).toEqual(['content-length', 'location'])
+})
+
+/** The raw header names and values of an answer, in the order they came. */
+function fetchRaw(port: number, method: string, path: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const req = rawRequest({ host: '127.0.0.1', port, method, path }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.rawHeaders))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
