@@ -275,7 +275,9 @@ export class MemoryBudget {
   admit(bytes: number, what: string): void {
     if (!this.#holder) return
     while (this.bytesInUse + bytes > this.limitBytes) {
-      if (this.#holder.evictOne()) continue
+      // What changes under way hold cannot be let go: when they leave no room, sessions let go would be lost for
+      // nothing (an import refused after the sessions before it were dropped to make room).
+      if (this.#reserved + bytes <= this.limitBytes && this.#holder.evictOne()) continue
       throw httpError(
         503,
         `Not enough memory for ${what} (about ${Math.ceil(bytes / MB)} MB; ${Math.ceil(this.bytesInUse / MB)} MB ` +
