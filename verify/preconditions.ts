@@ -54,9 +54,17 @@ export async function checkPreconditions(ctx: VerifyContext): Promise<void> {
   }
 }
 
-/** A bulk add of nothing to a dimension that does not exist: a super admin gets past the refusal. */
+/**
+ * A bulk add to a dimension that does not exist: a super admin gets past the refusal. A read-only run
+ * sends a body validation must refuse (a string for the list): a server that creates a dimension on its
+ * first bulk add could take even an empty list as a write. FastAPI checks a dependency's permission
+ * before it validates the body, so a 403 still tells a token that is not a super admin.
+ */
+const NOT_A_LIST = { values: 'not a list' }
+
 async function checkAdmin(ctx: VerifyContext, admin: Credential, token: string): Promise<void> {
-  const answer = await ctx.send(bulkAdd(randomUUID(), { values: [] }, admin))
+  const body = ctx.options.allowWrites ? { values: [] } : NOT_A_LIST
+  const answer = await ctx.send(bulkAdd(randomUUID(), body, admin))
   if (answer.status === 401) throw rejected('--admin-token', token, answer)
   if (answer.status === 403)
     throw new PreconditionError(
@@ -79,7 +87,8 @@ function detailOf(answer: ApiAnswer): unknown {
   return (answer.json as { detail?: unknown } | undefined)?.detail
 }
 
-function answerText(answer: ApiAnswer): string {
+/** A status and its detail text, for a precondition's sentence: `404 "Policy not found"`. */
+export function answerText(answer: ApiAnswer): string {
   const detail = detailOf(answer)
   return `${answer.status}${typeof detail === 'string' ? ` ${JSON.stringify(detail)}` : ''}`
 }

@@ -4,6 +4,7 @@ import { ALL_CHECKS } from './checks/index.js'
 import { VerifyContext } from './context.js'
 import { RequestTimeoutError, requestLine } from './client/http.js'
 import { serverOpenApi } from './drift/openapi-source.js'
+import { checkIds } from './id-preconditions.js'
 import { checkPreconditions, unverifiedClaims } from './preconditions.js'
 import { detectedProfile } from './profile/detection.js'
 import type { CheckResult, Report, VerifyOptions } from './types.js'
@@ -12,7 +13,7 @@ import type { CheckResult, Report, VerifyOptions } from './types.js'
  * Checks a real server against the contract the mock keeps, and reports what it found.
  * Read-only unless `allowWrites`; checks whose ids or tokens are missing are skipped with the reason.
  * @throws ServerUnreachableError when the server does not answer at all; PreconditionError when it rejects
- *   a token it was given (expired, another secret, another team); Error for invalid options.
+ *   a token it was given (expired, another secret, another team) or an id (a policy the token cannot read); Error for invalid options.
  * @example const report = await verify({ baseUrl: 'http://127.0.0.1:4010', token }); process.exitCode = report.ok ? 0 : 1
  */
 export async function verify(options: VerifyOptions, checks: readonly Check[] = ALL_CHECKS): Promise<Report> {
@@ -22,6 +23,7 @@ export async function verify(options: VerifyOptions, checks: readonly Check[] = 
   await serverOpenApi(ctx) // the first request: an unreachable server throws here, before any check
   const notes = [await discoverTeam(ctx)].filter((note): note is string => note !== undefined)
   await checkPreconditions(ctx)
+  await checkIds(ctx)
   const results: CheckResult[] = []
   for (const check of checks) results.push(await runCheck(check, ctx))
   notes.push(

@@ -78,6 +78,36 @@ it('stops with exit 2 when the admin token is not a super admin', async () => {
   )
 })
 
+it('stops with exit 2 and one sentence when the token cannot read the rules of --policy-id', async () => {
+  const { policies, teams, tokens } = fixtures()
+  const other = policies.find((policy) => policy.team_id !== teams[0]!.id)!.id
+  for (const policyId of [other, '00000000-0000-4000-8000-000000000000']) {
+    const result = await verifyCli(['--base-url', running.url, '--policy-id', policyId], tokenEnv(tokens.team_reader))
+    expect(result.code, policyId).toBe(2)
+    expect(result.stderr).toBe(
+      `agent-console-mock verify: The server refuses the rules of --policy-id ${policyId} to --token (404 "Policy not found"); ` +
+        "pass a policy of the token's team, or leave --policy-id out to skip the rules checks.\n",
+    )
+    expect(result.stdout).toBe('')
+  }
+})
+
+it('stops with exit 2 when --other-policy-id is unknown, or --dimension-id is with writes allowed', async () => {
+  const { tokens } = fixtures()
+  const unknown = '00000000-0000-4000-8000-000000000000'
+  const env = { ...tokenEnv(tokens.team_reader), AGENT_CONSOLE_VERIFY_ADMIN_TOKEN: tokens.super_admin }
+  const policy = await verifyCli(['--base-url', running.url, '--other-policy-id', unknown], env)
+  expect(policy.code).toBe(2)
+  expect(policy.stderr).toMatch(
+    /^agent-console-mock verify: The server does not find --other-policy-id \S+ even for --admin-token \(404 "Policy not found"\); pass a policy of another team than the token's, or leave --other-policy-id out to skip auth\.other-team-policy\.\n$/,
+  )
+  const dimension = await verifyCli(['--base-url', running.url, '--dimension-id', unknown, '--allow-writes'], env)
+  expect(dimension.code).toBe(2)
+  expect(dimension.stderr).toMatch(
+    /^agent-console-mock verify: The server does not find --dimension-id \S+ \(404 "Dimension not found"\); pass a dimension that exists and is kept for tests \(the API cannot list dimensions\), or leave --dimension-id out to skip the bulk checks\.\n$/,
+  )
+})
+
 it('stops with exit 2 when a required option is missing, naming it', async () => {
   const withoutUrl = await verifyCli([], tokenEnv(fixtures().tokens.team_reader))
   expect(withoutUrl.code).toBe(2)

@@ -42,10 +42,14 @@ it('writes nothing without allowWrites, and says why the write checks are skippe
     'bulk.defaults',
     'bulk.duplicates',
     'bulk.records',
+    'errors.unknown-dimension',
+    'profile.bulk-defaults',
     'profile.bulk-duplicates',
     'schema.bulk-values',
+    'validation.bulk-limits',
   ])
-  expect(skipped.find((check) => check.id === 'bulk.defaults')?.reason).toMatch(/read-only run: pass --allow-writes/)
+  for (const id of ['bulk.defaults', 'errors.unknown-dimension', 'validation.bulk-limits'])
+    expect(skipped.find((check) => check.id === id)?.reason, id).toMatch(/read-only run: pass --allow-writes/)
   expect(report.profile.detected.bulkAddStatus?.source, 'read from the published document instead').toMatch(
     /openapi\.json/,
   )

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { bulkAdd, listPersonas, listRules } from '../client/api.js'
 import type { Check, CheckScope } from './check.js'
-import { TAMPERED_TOKEN_SHELL } from '../client/curl.js'
+import { TAMPERED_TOKEN_SHELL, UNSIGNED_TOKEN_SHELL } from '../client/curl.js'
 import { TOKEN_VARIABLES } from '../context.js'
 import { expectRefused } from './expectations.js'
 import { NO_CREDENTIAL, requestLine, type ApiAnswer, type Credential } from '../client/http.js'
@@ -30,12 +30,20 @@ function tamperedToken(token: string): string {
   return [parts[0], parts[1], signature.slice(0, at) + changed + signature.slice(at + 1)].join('.')
 }
 
+/** The header of an unsigned JWT: `{"alg":"none","typ":"JWT"}`, base64url-encoded. */
+const UNSIGNED_HEADER = Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')
+
+/** The token's claims under an `alg: none` header with an empty signature: a server must not trust it. */
+function unsignedToken(token: string): string {
+  return `${UNSIGNED_HEADER}.${token.split('.')[1] ?? ''}.`
+}
+
 /** Refusals: no token, a bad token, a wrong scheme, no permission, another team, not a super admin. */
 export const authChecks: Check[] = [
   {
     id: 'auth.no-token',
     kind: 'contract',
-    description: 'every operation refuses a request without Authorization (401 or 403) and returns nothing',
+    description: 'every operation refuses a request without Authorization (the mock: 401 or 403) and returns nothing',
     async run(scope) {
       const answers = await askEverything(scope, NO_CREDENTIAL)
       for (const answer of answers) expectRefused(scope, answer, REFUSED)
@@ -57,7 +65,8 @@ export const authChecks: Check[] = [
   {
     id: 'auth.malformed-token',
     kind: 'contract',
-    description: 'a token that is not a JWT, or one whose signature is wrong, is refused (401 or 403) and gets nothing',
+    description:
+      'a token that is not a JWT, one whose signature is wrong, or one unsigned (alg none) is refused (the mock: 401 or 403) and gets nothing',
     async run(scope) {
       const { ctx } = scope
       const malformed = { label: 'malformed token "not-a-jwt"', header: 'Bearer not-a-jwt', shell: 'Bearer not-a-jwt' }
@@ -69,12 +78,19 @@ export const authChecks: Check[] = [
         shell: `Bearer ${TAMPERED_TOKEN_SHELL}`,
       }
       expectRefused(scope, await ctx.send(listPersonas(ctx, {}, forged)), REFUSED)
+      // decisions.md: an alg other than HS256 is refused; "none" is the classic way past a lax JWT library.
+      const unsigned = {
+        label: 'the token\'s claims unsigned (header {"alg":"none"})',
+        header: `Bearer ${unsignedToken(ctx.options.token)}`,
+        shell: `Bearer ${UNSIGNED_TOKEN_SHELL}`,
+      }
+      expectRefused(scope, await ctx.send(listPersonas(ctx, {}, unsigned)), REFUSED)
     },
   },
   {
     id: 'auth.wrong-scheme',
     kind: 'contract',
-    description: 'the token under another scheme than Bearer is refused (401 or 403)',
+    description: 'the token under another scheme than Bearer is refused (the mock: 401 or 403)',
     async run(scope) {
       const { ctx } = scope
       const basic = {
@@ -89,7 +105,8 @@ export const authChecks: Check[] = [
   {
     id: 'auth.no-permission',
     kind: 'contract',
-    description: 'a token without persona:read or policy:read gets 403 and nothing from the list operations',
+    description:
+      'a token without persona:read or policy:read is refused (the mock: 403) and gets nothing from the list operations',
     needs: ['no-permission token'],
     async run(scope) {
       const { ctx } = scope
@@ -108,7 +125,8 @@ export const authChecks: Check[] = [
   {
     id: 'auth.other-team',
     kind: 'contract',
-    description: 'listing the personas of a team outside the token is refused (403 or 404) and returns nothing',
+    description:
+      'listing the personas of a team outside the token is refused (403 or 404 without a warning) and returns nothing',
     async run(scope) {
       const { ctx } = scope
       const answer = await ctx.send(listPersonas(ctx, { team_id: randomUUID() }))
@@ -118,7 +136,8 @@ export const authChecks: Check[] = [
   {
     id: 'auth.other-team-policy',
     kind: 'contract',
-    description: 'the rules of a policy of another team are refused (403 or 404) and none is returned',
+    description:
+      'the rules of a policy of another team are refused (403 or 404 without a warning) and none is returned',
     needs: ['other policy'],
     async run(scope) {
       const { ctx } = scope
@@ -129,12 +148,18 @@ export const authChecks: Check[] = [
   {
     id: 'auth.bulk-requires-admin',
     kind: 'contract',
-    description: 'the bulk add refuses a token that is not a super admin (403)',
+    description: 'the bulk add refuses a token that is not a super admin (the mock: 403)',
     async run(scope) {
       const { ctx } = scope
       if (ctx.options.adminToken === ctx.options.token) scope.skip('the token is the admin token')
-      // An unknown dimension and no values: nothing could be added even by a server that let the token through.
-      const answer = await ctx.send(bulkAdd(randomUUID(), { values: [] }, ctx.credentials.token))
+      // No values: nothing could be added even by a server that let the token through. The dimension
+      // must exist for a 2xx to show that: a 404 to an unknown one may come before the permission.
+      const dimension = ctx.ids.dimensionId ?? randomUUID()
+      const answer = await ctx.send(bulkAdd(dimension, { values: [] }, ctx.credentials.token))
+      if (!ctx.ids.dimensionId && answer.status === 404)
+        return scope.note(
+          `${requestLine(answer.request)} answered 404: a dimension that does not exist does not show the permission (pass --dimension-id)`,
+        )
       if (expectRefused(scope, answer, [403])) ctx.recordErrorText('superAdminRequired', answer)
     },
   },

@@ -52,10 +52,11 @@ export function expectField(
   )
 }
 
-/** Seconds or milliseconds, a created_at of a value added now lies within a day of now. */
-export function isNow(value: unknown): boolean {
+/** The unit in which a created_at of a value added now lies within a day of now: seconds, milliseconds, or neither. */
+export function nowIn(value: number): 's' | 'ms' | undefined {
   const seconds = Date.now() / 1000
-  return [1, 1000].some((scale) => Math.abs((value as number) / scale - seconds) < 86_400)
+  const scales = { s: 1, ms: 1000 } as const
+  return (['s', 'ms'] as const).find((unit) => Math.abs(value / scales[unit] - seconds) < 86_400)
 }
 
 /** Which defaults two values sent alone got, in words (the description leaves them open). */

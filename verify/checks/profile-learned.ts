@@ -74,7 +74,8 @@ export const learnedChecks: Check[] = [
     needs: ['admin token'],
     async run(scope) {
       const { ctx } = scope
-      const { fields, source } = await requiredItemFields(ctx)
+      const { fields, source, probed } = await requiredItemFields(ctx)
+      if (!probed) scope.skip(`which item fields the server requires was ${source}`)
       if (fields.length) {
         observe(scope, 'bulk item fields', `value, ${fields.join(', ')} required (${source})`)
         return scope.warn(

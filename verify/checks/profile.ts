@@ -2,7 +2,7 @@ import type { Check, CheckScope } from './check.js'
 import type { Crawl } from '../client/crawl.js'
 import { detectOrdering, PERSONA_ORDERINGS, RULE_ORDERINGS, type Ordering } from './ordering.js'
 import { serverOpenApi } from '../drift/openapi-source.js'
-import { timestampsOf, timestampUnitOf } from '../profile/detection.js'
+import { timestampsOf, timestampsUnread, timestampUnitOf } from '../profile/detection.js'
 import { personaReference, rulesReference } from './reference-sets.js'
 import { rulesPaging } from '../profile/rules-paging.js'
 import { detect, detectSeen, observe, undetermined } from './profile-support.js'
@@ -57,12 +57,11 @@ export const profileChecks: Check[] = [
       const crawls = [await personaReference(ctx), ...(ctx.ids.policyId ? [await rulesReference(ctx)] : [])]
       const timestamps = crawls.flatMap((crawl) => timestampsOf(crawl.records))
       const unit = timestampUnitOf(timestamps)
-      if (!unit)
-        undetermined(
-          scope,
-          'timestampUnit',
-          timestamps.length ? 'the timestamps mix seconds and milliseconds' : 'no integer timestamp was read',
+      if (!unit && timestamps.length)
+        scope.warn(
+          `${timestampsUnread(timestamps)}: the description leaves unit and epoch open; the mock sends Unix seconds or milliseconds (timestampUnit), and no setting takes another`,
         )
+      if (!unit) undetermined(scope, 'timestampUnit', timestampsUnread(timestamps))
       detect(
         scope,
         'timestampUnit',

@@ -9,13 +9,16 @@ import { expectConcatenation } from './concatenation.js'
 const SMALL_PAGE = 37
 const SMALL_PAGES = 20
 
-/** The policy's rules, or nothing (evidence recorded, or skipped when the policy has none). */
+/** The policy's rules, or nothing (evidence recorded, or skipped when the policy has none or the paging names are unknown). */
 async function rulesBaseline(
   scope: CheckScope,
 ): Promise<{ reference: Crawl; total: number; paging: DetectedRulesPaging } | undefined> {
   const paging = await rulesPaging(scope.ctx)
+  // Under names the server does not declare, a limit or offset is ignored: every verdict would be false.
   if (!paging.namesFound)
-    scope.note(`the paging parameters were not found; assumed "${paging.limit}" and "${paging.offset}"`)
+    scope.skip(
+      `rulesPaging not seen: ${paging.namesSource}; under limit and offset names the server may not take, nothing here could be judged`,
+    )
   const reference = await rulesReference(scope.ctx)
   if (reference.problem) return void scope.fail(reference.problem)
   const total = reference.pages[0]?.page.total ?? 0

@@ -36,6 +36,9 @@ export const TAMPERED_TOKEN_SHELL =
   `$(node -e 'const [h,p,s]=process.env.${TOKEN_VARIABLES.token}.split(".");const i=s.length>>1;` +
   `process.stdout.write([h,p,s.slice(0,i)+(s[i]==="A"?"B":"A")+s.slice(i+1)].join("."))')`
 
+/** The shell expression of the token's claims under an `alg: none` header with no signature (`auth.malformed-token`). */
+export const UNSIGNED_TOKEN_SHELL = `eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.$(printf %s "$${TOKEN_VARIABLES.token}" | cut -d. -f2).`
+
 /** The line a report starts its curl commands with. */
 export const CURL_NOTE = `curl commands read the tokens from ${Object.values(TOKEN_VARIABLES)
   .map((name) => `$${name}`)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { listPersonas, listRules } from '../client/api.js'
-import { completeItem, probeBody, requiredItemFields, type Probe } from '../checks/bulk-probes.js'
+import { completeItem, probeBody, probesBarred, requiredItemFields, type Probe } from '../checks/bulk-probes.js'
 import type { VerifyContext } from '../context.js'
 import { requestLine, type ApiAnswer } from '../client/http.js'
 import { serverOpenApi } from './openapi-source.js'
@@ -11,7 +11,7 @@ import { DEFAULT_BOUNDS } from '../../model/profile.js'
 
 /**
  * The bounds a server keeps where the mock has one: declared in /openapi.json, and enforced, as
- * read-only probes show at the mock's edge (the edge itself taken, one more refused). A server that
+ * probes show at the mock's edge (the edge itself taken, one more refused). A server that
  * refuses the edge is stricter than the mock (a contract failure, for the checks that send it); one
  * that takes one more is more lenient (reported, and written into the profile as `null` or its own
  * declared bound).
@@ -44,8 +44,10 @@ export function learnBounds(ctx: VerifyContext): Promise<LearnedBounds> {
     const declared = document ? declaredBounds(document, (await rulesPaging(ctx)).limit) : {}
     const probes: Partial<Record<BoundName, EdgeProbes>> = {
       personasLimitMax: await queryEdge(ctx, 'personas'),
-      rulesLimitMax: await queryEdge(ctx, 'rules'),
-      ...(ctx.credentials.admin ? { bulkMaxItems: await itemsEdge(ctx), valueMaxLength: await lengthEdge(ctx) } : {}),
+      // Under names the server does not declare, the limit is ignored: no bound would be seen.
+      ...((await rulesPaging(ctx)).namesFound ? { rulesLimitMax: await queryEdge(ctx, 'rules') } : {}),
+      // The bulk add's probes send bodies a server could write: never in a read-only run.
+      ...(probesBarred(ctx) ? {} : { bulkMaxItems: await itemsEdge(ctx), valueMaxLength: await lengthEdge(ctx) }),
     }
     const learned: Partial<Record<BoundName, LearnedBound>> = {}
     for (const name of Object.keys(MOCK_BOUNDS) as BoundName[]) {

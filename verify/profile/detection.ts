@@ -5,8 +5,12 @@ import type { DetectedProfile, DetectedSetting } from '../types.js'
 
 /** What the answers of a server say about the profile settings of `decisions.md`. */
 
-/** Below 10^11 a timestamp is seconds (until the year 5138); above, milliseconds (since 1973). */
-const MILLISECONDS_FROM = 1e11
+/**
+ * The unit and epoch of the integer timestamps are "not shown"; the mock's timestampUnit takes Unix
+ * seconds or milliseconds. A timestamp is read as one of them only where it lands between 1980 and
+ * 2286 in it: microseconds, or another epoch, are neither, and no unit is guessed for them.
+ */
+const UNIX_RANGES = { s: [315_532_800, 1e10], ms: [315_532_800_000, 1e13] } as const
 const TIMESTAMP_FIELDS = ['created_at', 'updated_at', 'reviewed_at']
 
 /** Every integer timestamp of some records. */
@@ -18,12 +22,26 @@ export function timestampsOf(records: readonly Json[]): number[] {
   )
 }
 
-/** `s` or `ms` when every timestamp agrees; undefined when there are none or they disagree. */
+/** `s` or `ms` when one timestamp is a plausible Unix time in it, else undefined. */
+export function unixUnitOf(timestamp: number): 's' | 'ms' | undefined {
+  const units = Object.keys(UNIX_RANGES) as Array<keyof typeof UNIX_RANGES>
+  return units.find((unit) => timestamp >= UNIX_RANGES[unit][0] && timestamp < UNIX_RANGES[unit][1])
+}
+
+/** `s` or `ms` when every timestamp is a Unix time in it; undefined when there are none, or they are not. */
 export function timestampUnitOf(timestamps: readonly number[]): 's' | 'ms' | undefined {
-  if (timestamps.length === 0) return undefined
-  const inMilliseconds = timestamps.filter((value) => value >= MILLISECONDS_FROM).length
-  if (inMilliseconds === timestamps.length) return 'ms'
-  return inMilliseconds === 0 ? 's' : undefined
+  const units = new Set(timestamps.map(unixUnitOf))
+  const [unit] = units
+  return units.size === 1 ? unit : undefined
+}
+
+/** Why no unit was read from some timestamps, naming one that shows it. */
+export function timestampsUnread(timestamps: readonly number[]): string {
+  if (timestamps.length === 0) return 'no integer timestamp was read'
+  const odd = timestamps.find((value) => unixUnitOf(value) === undefined)
+  return odd === undefined
+    ? 'the timestamps mix Unix seconds and milliseconds'
+    : `${timestamps.length} timestamps are not all Unix seconds or milliseconds (e.g. ${odd}: another unit or epoch)`
 }
 
 /**

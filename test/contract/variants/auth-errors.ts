@@ -35,6 +35,21 @@ export const AUTH_AND_ERRORS: BrokenVariant[] = [
     ],
   },
   {
+    // A JWT library left to read the algorithm from the token's own header.
+    bug: 'an unsigned token (alg none) accepted',
+    caughtBy: 'auth.malformed-token',
+    handlers: (fixtures) => [
+      override('get', PERSONAS, (request) => {
+        const [header, payload] = (request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '').split('.')
+        const unsigned = decoded(header)?.alg === 'none'
+        const signedAs = Object.values(fixtures.tokens).find((known) => known.split('.')[1] === payload)
+        return unsigned && signedAs
+          ? forward(request, { headers: (headers) => headers.set('authorization', bearer(signedAs)) })
+          : undefined
+      }),
+    ],
+  },
+  {
     bug: 'any authorization scheme accepted',
     caughtBy: 'auth.wrong-scheme',
     handlers: () => [
@@ -136,3 +151,12 @@ export const AUTH_AND_ERRORS: BrokenVariant[] = [
     ],
   },
 ]
+
+/** A base64url JSON segment of a JWT, decoded; undefined when it is not one. */
+function decoded(segment: string | undefined): { alg?: unknown } | undefined {
+  try {
+    return JSON.parse(Buffer.from(segment ?? '', 'base64url').toString('utf8'))
+  } catch {
+    return undefined
+  }
+}
