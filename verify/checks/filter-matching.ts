@@ -91,3 +91,21 @@ export function termFor(
   }
   return undefined
 }
+
+/**
+ * A search term taken from a text field that is not searched (`role_description`, `language`, ...) which no
+ * searched field of any record holds: the search must find nothing, and a server that also searches that field
+ * finds the record it came from. Ids and timestamps are not text a user searches for.
+ */
+export function termOutsideSearch(records: readonly Json[]): { term: string; field: string } | undefined {
+  const unsearched = (field: string) =>
+    !(SEARCH_FIELDS as readonly string[]).includes(field) && field !== 'id' && !field.endsWith('_id')
+  for (const record of records)
+    for (const field of Object.keys(record).filter(unsearched))
+      for (const word of text(record, field).split(/[^A-Za-z0-9]+/)) {
+        if (word.length < 5 || /\d/.test(word)) continue
+        const term = word.slice(1, Math.min(word.length, 6)).toUpperCase()
+        if (!records.some(searchMatches(term))) return { term, field }
+      }
+  return undefined
+}

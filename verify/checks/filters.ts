@@ -6,6 +6,7 @@ import {
   type Predicate,
   SEARCH_FIELDS,
   searchMatches,
+  termOutsideSearch,
   termFor,
   text,
 } from './filter-matching.js'
@@ -85,6 +86,10 @@ export const filterChecks: Check[] = [
       }
       const nothing = `zq${scope.ctx.runId.replace(/[^a-z0-9]/g, '')}`
       await expectExactly(scope, baseline.reference, { search: nothing }, searchMatches(nothing))
+      // Only a whole set tells a term no searched field holds: a partial one may hide a record that holds it.
+      const outside = baseline.reference.complete ? termOutsideSearch(baseline.reference.records) : undefined
+      if (outside) await expectExactly(scope, baseline.reference, { search: outside.term }, searchMatches(outside.term))
+      else scope.note('no word of a field that is not searched was found to search for')
     },
   },
   {

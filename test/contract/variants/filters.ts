@@ -79,6 +79,42 @@ export const FILTERS: BrokenVariant[] = [
     ],
   },
   {
+    // Words of a field that is not searched, found in no searched field: only a search for one of them shows it.
+    bug: 'search also matches role_description, whose words no searched field holds',
+    caughtBy: 'filters.search-fields',
+    handlers: () => [
+      override('get', PERSONAS, async (request) => {
+        const search = new URL(request.url).searchParams.get('search')?.toLowerCase()
+        const all = await realAnswer(request, {
+          url: (url) =>
+            setParams(url, {
+              search: null,
+              offset: search ? null : url.searchParams.get('offset'),
+              limit: search ? '100' : url.searchParams.get('limit'),
+            }),
+        })
+        if (all.status !== 200) return forward(request)
+        const personas = all.body.results.map((p: Json) => ({
+          ...p,
+          role_description: 'Quixotic',
+        }))
+        if (!search) return HttpResponse.json({ ...all.body, results: personas })
+        const results = personas.filter((p: Json) =>
+          ['name', 'description', 'role', 'role_description'].some((field) =>
+            String(p[field] ?? '')
+              .toLowerCase()
+              .includes(search),
+          ),
+        )
+        const offset = numberParam(request, 'offset', 0)
+        return HttpResponse.json({
+          results: results.slice(offset, offset + numberParam(request, 'limit', 10)),
+          total: results.length,
+        })
+      }),
+    ],
+  },
+  {
     bug: 'search ignored when intents are given',
     caughtBy: 'filters.combined',
     handlers: () => [
