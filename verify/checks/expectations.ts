@@ -2,6 +2,7 @@ import type { CheckScope, Finding } from './check.js'
 import { readPage, type Page } from '../client/crawl.js'
 import { describeAnswer, describeRequest, type ApiAnswer, type ApiRequest } from '../client/http.js'
 import { validateShape } from '../schema/validation.js'
+import { integersWrittenAsFloats } from '../schema/integers.js'
 import { HTTP_ERROR_BODY, validationErrorBody, type SchemaPair } from '../schema/responses.js'
 
 /** The expectations many checks share, each recording evidence in the scope when it does not hold. */
@@ -33,7 +34,8 @@ export function expectStatus(
 
 /** A body that validates against a schema pair: failures are evidence, the rest warnings. */
 export function expectShape(scope: CheckScope, answer: ApiAnswer, pair: SchemaPair): boolean {
-  const { failures, warnings } = validateShape(pair, answer.json)
+  const { warnings, ...shape } = validateShape(pair, answer.json)
+  const failures = [...shape.failures, ...integersWrittenAsFloats(answer.text, pair.contract)]
   for (const warning of warnings) scope.warn(`${pair.name}: ${warning}`)
   return scope.expect(
     failures.length === 0,

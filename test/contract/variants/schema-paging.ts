@@ -36,6 +36,19 @@ export const SCHEMA_AND_PAGING: BrokenVariant[] = [
     ],
   },
   {
+    // JSON.parse reads 1700000000.0 as 1700000000: only the text shows the float a typed client refuses.
+    bug: 'persona timestamps written as floats (1700000000.0)',
+    caughtBy: 'schema.persona-list',
+    handlers: () => [
+      override('get', PERSONAS, async (request) => {
+        const response = await forward(request)
+        if (response.status !== 200) return response
+        const text = (await response.text()).replace(/"created_at":(\d+)/g, '"created_at":$1.0')
+        return new HttpResponse(text, { headers: { 'content-type': 'application/json' } })
+      }),
+    ],
+  },
+  {
     bug: 'rule timestamps as ISO strings',
     caughtBy: 'schema.rule-list',
     handlers: () => [
