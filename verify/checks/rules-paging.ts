@@ -51,6 +51,7 @@ export const rulesPagingChecks: Check[] = [
         )
       })
       expectConcatenation(scope, baseline.reference, pages, `rules pages of ${SMALL_PAGE}`)
+      if (baseline.reference.complete) await expectOffsetAlone(scope, baseline)
     },
   },
   {
@@ -102,3 +103,20 @@ export const rulesPagingChecks: Check[] = [
     },
   },
 ]
+
+/** An offset sent without a limit starts the page there too (a server may read the offset only beside a limit). */
+async function expectOffsetAlone(
+  scope: CheckScope,
+  { reference, total, paging }: { reference: Crawl; total: number; paging: DetectedRulesPaging },
+): Promise<void> {
+  if (total < 2) return
+  const offset = Math.min(3, total - 1)
+  const answer = await scope.ctx.send(listRules(scope.ctx, paging, { offset }))
+  const page = expectPage(scope, answer)
+  const wanted = reference.records[offset]?.['id']
+  if (page)
+    scope.expect(
+      page.results[0]?.['id'] === wanted,
+      mismatch(answer, `the page to start at rule ${offset} (${wanted})`, `first rule ${page.results[0]?.['id']}`),
+    )
+}

@@ -67,6 +67,19 @@ export const SCHEMA_AND_PAGING: BrokenVariant[] = [
   },
   // paging
   {
+    bug: 'the rules offset ignored unless a limit is given',
+    caughtBy: 'paging.rules-concatenation',
+    handlers: () => [
+      // Validated all the same (offset=-1 is still a 422): only a valid offset is left unused.
+      override('get', RULES, (request) => {
+        const params = new URL(request.url).searchParams
+        return params.has('limit') || !/^\d+$/.test(params.get('offset') ?? '')
+          ? undefined
+          : forward(request, { url: (url) => url.searchParams.delete('offset') })
+      }),
+    ],
+  },
+  {
     bug: 'limit silently capped at 50',
     caughtBy: 'paging.limit-respected',
     handlers: () => [
