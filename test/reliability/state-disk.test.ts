@@ -39,6 +39,13 @@ async function add(server: CliServer, name: string): Promise<{ status: number; d
 }
 const has = (values: Set<string>, name: string) => values.has(`${name}-0-${'v'.repeat(140)}`)
 
+/** A 2 MB tmpfs, a state file on it, and the CLI's arguments to keep its state there. */
+function serverOnSmallDisk() {
+  const disk = mountTmpfs('2m')
+  const stateFile = join(disk.path, 'state.json')
+  return { disk, stateFile, args: ['--port', '0', '--quiet', '--personas', '2', '--state-file', stateFile] }
+}
+
 // Root ignores file permissions: the CLI then runs as nobody to meet a read-only file or folder.
 const unprivileged = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
 /** Whether nobody can reach the built CLI: a checkout under a 0700 folder (`mktemp -d`) is out of its reach. */
@@ -149,9 +156,7 @@ it.runIf(tmpfsAvailable)(
 it.runIf(tmpfsAvailable)(
   'refuses to start when the disk is too full to compact the log, naming the file and what to do; loses nothing',
   async () => {
-    const disk = mountTmpfs('2m')
-    const stateFile = join(disk.path, 'state.json')
-    const args = ['--port', '0', '--quiet', '--personas', '2', '--state-file', stateFile]
+    const { disk, stateFile, args } = serverOnSmallDisk()
     try {
       const killed = await startCli(args)
       for (const name of ['snapshot', 'logged-1', 'logged-2']) expect((await add(killed, name)).status).toBe(201)
@@ -179,9 +184,7 @@ it.runIf(tmpfsAvailable)(
 it.runIf(tmpfsAvailable)(
   'keeps changes the log has room for when a compaction does not fit on the disk, and compacts once it does',
   async () => {
-    const disk = mountTmpfs('2m')
-    const stateFile = join(disk.path, 'state.json')
-    const args = ['--port', '0', '--quiet', '--personas', '2', '--state-file', stateFile]
+    const { disk, args } = serverOnSmallDisk()
     // Every flush past the first asks for a compaction: a snapshot of the whole state, ~20 times a bulk add's line.
     const env = { AGENT_CONSOLE_MOCK_COMPACT_AT: '1' }
     let server = await startCli(args, env)
