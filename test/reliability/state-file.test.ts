@@ -41,6 +41,8 @@ it(
             ? whole.slice(0, at)
             : whole.slice(0, at) + String.fromCharCode(whole.charCodeAt(at) ^ 0x20) + whole.slice(at + 1)
         writeFileSync(damaged, text)
+        // A start that took the last damaged file began a log naming it: this one is a state file of its own.
+        rmSync(`${damaged}.log`, { force: true })
         const running = await startTestServer({ stateFile: damaged }).catch((error: Error) => error)
         if (running instanceof Error) {
           expect(running.message).toMatch(/damaged\.json is not a usable state file: .+\. It was left untouched/)
