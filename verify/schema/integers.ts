@@ -18,16 +18,19 @@ export function integersWrittenAsFloats(text: string, schema: z.ZodType): string
 }
 
 function walk(schema: z.ZodType, value: PyValue, path: string, found: Map<string, string>): void {
-  if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional || schema instanceof z.ZodDefault)
-    return walk(schema.unwrap() as z.ZodType, value, path, found)
-  if (schema instanceof z.ZodNumber && schema.isInt) {
-    if (value instanceof PyFloat && !found.has(path))
-      found.set(path, String(value.value).includes('.') ? String(value.value) : `${value.value}.0`)
-    return
-  }
-  if (schema instanceof z.ZodArray && Array.isArray(value))
+  const inner =
+    schema instanceof z.ZodNullable || schema instanceof z.ZodOptional || schema instanceof z.ZodDefault
+      ? (schema.unwrap() as z.ZodType)
+      : schema
+  if (inner !== schema) walk(inner, value, path, found)
+  else if (schema instanceof z.ZodNumber && schema.isInt) {
+    if (value instanceof PyFloat && !found.has(path)) found.set(path, floatText(value.value))
+  } else if (schema instanceof z.ZodArray && Array.isArray(value))
     for (const item of value) walk(schema.element as z.ZodType, item, `${path}[]`, found)
   else if (schema instanceof z.ZodObject && value instanceof PyDict)
     for (const [name, field] of Object.entries(schema.shape))
       if (value.has(name)) walk(field as z.ZodType, value.get(name) as PyValue, path ? `${path}.${name}` : name, found)
 }
+
+/** A float as Python writes a whole one: `1700000000.0`. */
+const floatText = (value: number): string => (Number.isInteger(value) ? `${value}.0` : String(value))
