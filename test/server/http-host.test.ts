@@ -62,6 +62,12 @@ it('redirects with a location built from the Host header, keeping the query', as
     const sent = await raw('GET', '/v1/personas', { host })
     expect(sent.headers.location).toBe(`http://${host}/v1/personas/`)
   }
+  // One that is not `host[:port]` gives way to the address the request came in on, as uvicorn's server address does.
+  const { host } = new URL(running.url)
+  for (const unusable of ['a b', 'a/b', '[::1', 'user@host'])
+    expect((await raw('GET', '/v1/personas', { host: unusable })).headers.location, unusable).toBe(
+      `http://${host}/v1/personas/`,
+    )
 })
 
 it('repeats a POST with its body when the client follows the 307', async () => {
