@@ -1,7 +1,12 @@
 /**
  * The page's side of the plugin: the dev-only module that starts the worker, and the rewrite of
- * index.html that runs it before the app's own module scripts.
+ * index.html that runs it before the app's own module scripts. The page is read as a browser reads
+ * it (parse5: a script in a comment, a `<template>` or a `<noscript>` is none) and an inline module
+ * as the browser's module loader does (es-module-lexer: which imports are static), then edited in
+ * place: the rest of the page keeps its bytes.
  */
+import { init as moduleLexerReady, parse as parseModule } from 'es-module-lexer'
+import { type DefaultTreeAdapterTypes as Html, parse as parseHtml } from 'parse5'
 
 /** The id the page imports the start module by (`virtual:` as Vite's docs name virtual modules). */
 export const START_ID = 'virtual:agent-console-mock/start'
@@ -22,27 +27,26 @@ export function startModule(browserEntry: string, options: Record<string, unknow
   ].join('\n')
 }
 
-const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi
-const attribute = (attributes: string, name: string) =>
-  new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(attributes)?.slice(1).find(Boolean)
-
 /** A script's `src` as an import specifier (`main.ts` would be a bare name); undefined for another origin's. */
 function specifier(src: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(src)) return undefined
   return /^\.{0,2}\//.test(src) ? src : `./${src}`
 }
 
-/** A static `import` declaration (not `import(...)` or `import.meta`): hoisted, it runs before any `await`. */
-const STATIC_IMPORT = /(?:^|[;\n}])\s*import(?:\s*[{*'"]|\s+[\w$])/
-
 const START_IMPORT = `await import(${JSON.stringify(START_ID)})`
-const MARK = '<!--agent-console-mock:start-->'
 
 /** What the rewrite of a page did, and what it could not hold back. */
 export interface StartedPage {
   html: string
-  /** Inline module scripts with static imports: those imports run before the mock starts. */
+  /** Inline module scripts with static imports (or re-exports): those run before the mock starts. */
   unheld: number
+}
+
+/** One change to the page's text: `[start, end)` replaced by `text`. */
+interface Edit {
+  start: number
+  end: number
+  text: string
 }
 
 /**
@@ -54,36 +58,79 @@ export interface StartedPage {
  * counted in `unheld`. A page with no module script gets the start module in its `<head>`, or after its `<html>`
  * or doctype: never before the doctype, which would put the page in quirks mode.
  */
-export function startBeforeApp(html: string): StartedPage {
+export async function startBeforeApp(html: string): Promise<StartedPage> {
+  await moduleLexerReady
+  const document = parseHtml(html, { sourceCodeLocationInfo: true })
+  const edits: Edit[] = []
   const entries: string[] = []
   let unheld = 0
   let held = 0
-  const rewritten = html.replace(SCRIPT, (tag, attributes: string, code: string) => {
-    if (attribute(attributes, 'type') !== 'module') return tag
-    const src = attribute(attributes, 'src')
+  for (const script of elements(document, 'script')) {
+    const where = script.sourceCodeLocation
+    if (!where?.startTag || attribute(script, 'type')?.trim().toLowerCase() !== 'module') continue
+    const src = attribute(script, 'src')
+    const code = script.childNodes.map((node) => (node as Html.TextNode).value ?? '').join('')
     if (src === undefined) {
-      if (!code.trim()) return tag
-      if (STATIC_IMPORT.test(code)) return (unheld++, tag)
-      held++
-      return `<script${attributes}>${START_IMPORT}\n${code}</script>`
+      if (!code.trim()) continue
+      if (!holdsBack(code)) unheld++
+      else {
+        held++
+        edits.push({ start: where.startTag.endOffset, end: where.startTag.endOffset, text: `${START_IMPORT}\n` })
+      }
+      continue
     }
     const entry = specifier(src)
-    if (entry === undefined || code.trim()) return tag
+    if (entry === undefined || code.trim()) continue
     entries.push(entry)
-    return entries.length === 1 ? MARK : ''
-  })
+    edits.push({ start: where.startOffset, end: where.endOffset, text: '' })
+  }
   const imports = [START_ID, ...entries].map((entry) => `await import(${JSON.stringify(entry)})`).join('\n')
   const loader = `<script type="module">\n${imports}\n</script>`
-  if (entries.length > 0) return { html: rewritten.replace(MARK, loader), unheld }
-  if (held > 0) return { html: rewritten, unheld }
-  return { html: withLoaderAtTop(rewritten, loader), unheld }
+  const first = edits.find((edit) => edit.text === '')
+  if (first) first.text = loader
+  else if (held === 0) edits.push({ ...topOf(document), text: loader })
+  return { html: applied(html, edits), unheld }
 }
 
-/** The loader first in `<head>`, else right after `<html ...>`, else after the doctype, else first. */
-function withLoaderAtTop(html: string, loader: string): string {
-  for (const opening of [/<head\b[^>]*>/i, /<html\b[^>]*>/i, /<!doctype[^>]*>/i]) {
-    const found = opening.exec(html)
-    if (found) return html.slice(0, found.index + found[0].length) + loader + html.slice(found.index + found[0].length)
+/** Whether an inline module can wait for the start: it has no static import nor re-export (both run before it). */
+function holdsBack(code: string): boolean {
+  try {
+    return parseModule(code)[0].every((found) => found.d !== -1)
+  } catch {
+    // Not a module the lexer reads (the browser will say why): left as it is, and counted as not held.
+    return false
   }
-  return loader + html
 }
+
+/** Where a loader goes on a page with no module script: in `<head>`, after `<html>` or the doctype, or first. */
+function topOf(document: Html.Document): { start: number; end: number } {
+  const [html] = elements(document, 'html')
+  const [head] = elements(document, 'head')
+  const doctype = document.childNodes.find((node) => node.nodeName === '#documentType')
+  const at =
+    head?.sourceCodeLocation?.startTag?.endOffset ??
+    html?.sourceCodeLocation?.startTag?.endOffset ??
+    doctype?.sourceCodeLocation?.endOffset ??
+    0
+  return { start: at, end: at }
+}
+
+/** The elements named `name`, in document order: not those in comments, `<template>` contents or `<noscript>`. */
+function elements(node: Html.ParentNode, name: string): Html.Element[] {
+  const found: Html.Element[] = []
+  for (const child of node.childNodes) {
+    if (!('tagName' in child)) continue
+    if (child.tagName === name) found.push(child)
+    found.push(...elements(child, name))
+  }
+  return found
+}
+
+const attribute = (element: Html.Element, name: string) =>
+  element.attrs.find((attr) => attr.name === name && !attr.prefix)?.value
+
+/** `text` with `edits` made, from the last to the first so that each offset still holds. */
+const applied = (text: string, edits: Edit[]): string =>
+  [...edits]
+    .sort((a, b) => b.start - a.start)
+    .reduce((page, edit) => page.slice(0, edit.start) + edit.text + page.slice(edit.end), text)

@@ -79,8 +79,8 @@ export function agentConsoleMock(options: MockPluginOptions = {}): Plugin {
   const workerUrl = () => `${config?.base ?? '/'}${WORKER_SCRIPT}`
   const pageOptions = () => (document ? { ...workerOptions, openapi: document } : workerOptions)
   /** The page rewritten to start the mock first; a warning names what could not be held back. */
-  const heldBack = (html: string, path: string): string => {
-    const started = startBeforeApp(html)
+  const heldBack = async (html: string, path: string): Promise<string> => {
+    const started = await startBeforeApp(html)
     if (started.unheld > 0)
       config?.logger.warn(
         `agent-console-mock: ${path} has ${started.unheld} inline module script(s) with static imports, which run ` +

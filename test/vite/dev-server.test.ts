@@ -106,6 +106,33 @@ it('holds back inline module scripts, keeps the doctype first, and warns of stat
   )
 })
 
+it('reads the page as a browser does: comments, templates, case, data blocks and re-exports', async () => {
+  const { url } = await devServer({})
+  const loaderOf = async (page: string) => {
+    const proxied = [...page.matchAll(/<script type="module" src="([^"]+html-proxy[^"]+)"/g)].map(([, src]) =>
+      src!.replaceAll('&amp;', '&'),
+    )
+    return Promise.all(proxied.map(async (src) => (await text(url + src)).body))
+  }
+  const commented = (await text(`${url}/commented.html`)).body
+  expect(commented, 'a script in a comment or a template is none').toContain(
+    '<!-- <script type="module" src="/old.js"></script> -->',
+  )
+  expect(commented).toContain('<template><script type="module" src="/template.js"></script></template>')
+  expect(await loaderOf(commented)).toEqual([
+    expect.stringMatching(/start"\)\s*await import\("\/main\.js"\)\s*(\/\/#.*)?$/),
+  ])
+  const mention = (await text(`${url}/mention.html`)).body
+  expect(mention, 'an upper-case module script is held').not.toContain('SRC="/main.js"')
+  expect(mention, 'a data block is no module').toContain('<script data-type="module" type="text/plain">data</script>')
+  expect(await loaderOf(mention)).toEqual([expect.stringMatching(/await import\("\/main\.js"\)/)])
+  warnings.length = 0
+  const reexport = await loaderOf((await text(`${url}/reexport.html`)).body)
+  expect(reexport[0], 'a re-export runs first: left, and warned of').not.toContain('agent-console-mock')
+  expect(reexport[1], 'an import in a comment is none: held').toMatch(/^await import\(.*start"\)\n\/\*/)
+  expect(warnings.join('\n')).toContain('/reexport.html has 1 inline module script(s) with static imports')
+})
+
 it("reads a document's file from Vite's root as the dev server starts, and writes it into the start module", async () => {
   const { url } = await devServer({ openapi: '../../openapi/openapi-3.0.json' })
   const { start } = await pageModules(url)
