@@ -23,6 +23,7 @@ import { settle } from './boundary.js'
 import { recordOperation } from './record.js'
 import type { Exchange } from './exchange.js'
 import type { CoreSettings } from './settings.js'
+import { writeBytes } from './instance/memory-budget.js'
 
 /**
  * The operation that answers each route of the API (model/api/routes.ts), by endpoint name, and those of a
@@ -106,7 +107,8 @@ async function answer(
         answerOperation(name, result.params, { request, url }, view, settings, instance, operations)
       if (!canGrow(request)) return answered()
       // Held until answered (however the answer ends): writes under way at once must not each see the same room.
-      const release = instance.hold(bodyLength, 'this change')
+      const records = name === 'bulk_add_values' ? (settings.profile.bounds.bulkMaxItems ?? Infinity) : 1
+      const release = instance.hold(writeBytes(bodyLength, records), 'this change')
       try {
         return await answered()
       } finally {

@@ -28,6 +28,17 @@ export const worldBytes = (contents: Pick<WorldContents, CollectionName>): numbe
   COLLECTION_NAMES.reduce((sum, name) => sum + collectionBytes(name, contents[name]), WORLD_BYTES)
 
 /** The heap `count` new records of a collection cost, before their fields are known (see {@link freeFormBytes}). */
+/** The shortest JSON a bulk add's item can be (`{"value":""}`): a body holds at most one item per this many bytes. */
+const SMALLEST_ITEM_BYTES = 12
+
+/**
+ * What a write may add, held until it is answered: its body, and the records it may create (up to `maxRecords`, and
+ * no more than its body can describe). Its body alone would hold a quarter of it: a 1 MiB bulk add of 1,000 values
+ * stores ~4 MiB, and 150 sent at once were admitted together ~4 times past the budget.
+ */
+export const writeBytes = (bodyLength: number, maxRecords: number): number =>
+  bodyLength + Math.min(maxRecords, Math.ceil(bodyLength / SMALLEST_ITEM_BYTES)) * RECORD_BYTES
+
 export const recordsBytes = (collection: CollectionName, count: number): number =>
   count * (collection === 'personas' ? PERSONA_BYTES : RECORD_BYTES)
 

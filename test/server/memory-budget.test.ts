@@ -134,7 +134,8 @@ it('admits a write for the bytes it sends: a chunked body is refused as one with
   expect(shape(refusals[0]!)).toEqual({
     status: 503,
     type: 'application/json',
-    detail: expect.stringMatching(/^Not enough memory for this change \(about 3 MB; N MB of 4 MB in use\)/),
+    // Its body, and the records it may create: one per 12 bytes of body, up to 1,000, 4 KB each.
+    detail: expect.stringMatching(/^Not enough memory for this change \(about 7 MB; N MB of 4 MB in use\)/),
   })
   const values = running.sessions.primary.world.values.all().map((value) => value.value)
   expect(values, 'the small chunked write is kept').toContain('sent-in-chunks')
@@ -319,4 +320,27 @@ it('holds what imports sent at once were admitted for until each is swapped in',
   expect(stillKept.length, `imported ${kept.join()}, kept ${listed.join()}`).toBeGreaterThan(0)
   for (const key of stillKept)
     expect((await call('/v1/personas/?limit=1', { token, headers: session(key) })).json.total).toBe(20_000)
+}, 120_000)
+
+it('holds what a bulk add may store, not its body alone: writes sent at once stay near the budget', async () => {
+  const call = await start(24 * MB, 34)
+  const { fixtures } = running!.sessions.primary
+  // ~1 MiB each, 1,000 values: ~4 MiB stored. Held for their body alone, all were admitted together.
+  const values = Array.from({ length: 1000 }, (_, i) => ({ value: `v${i}`, metadata: { pad: 'p'.repeat(1000) } }))
+  const adds = await Promise.all(
+    Array.from({ length: 80 }, (_, i) =>
+      call(`/v1/demographics/${fixtures.dimensions[0]!.id}/values/bulk`, {
+        method: 'POST',
+        token: fixtures.tokens.super_admin,
+        json: { values: values.map((item) => ({ ...item, value: `${i}-${item.value}` })) },
+      }),
+    ),
+  )
+  expect(adds.every((answer) => answer.status === 201 || answer.status === 503)).toBe(true)
+  expect(adds.filter((answer) => answer.status === 503).length, 'some are refused').toBeGreaterThan(0)
+  // A change that does not fit reports what is in use: within the budget and what journals grew by (held for
+  // their body alone, 80 at once passed it by 5–7 MB).
+  const refused = await call('/__mock/reset', { method: 'POST', json: { personas: 100_000 }, headers: session('x') })
+  const [, inUse] = /; (\d+) MB of 24 MB in use/.exec(refused.json.detail) ?? []
+  expect(Number(inUse), refused.json.detail).toBeLessThanOrEqual(28)
 }, 120_000)
