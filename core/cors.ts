@@ -1,5 +1,5 @@
-import { isNetworkError } from '../fastapi/http/reply.js'
-import { answer } from '../fastapi/http/responses.js'
+import { isNetworkError, type Reply } from '../fastapi/http/reply.js'
+import { plainTextReply } from '../fastapi/http/responses.js'
 import type { Answer } from './exchange.js'
 
 /** Starlette's `CORSMiddleware` settings (its parameters, in camel case). */
@@ -44,7 +44,8 @@ export function withCors(next: Answer, settings: CorsSettings, transportHeaders:
   const allowed = (origin: string) =>
     allowAllOrigins || (typeof origins === 'function' ? origins(origin) : origins.includes(origin))
 
-  const preflight = (request: Request, origin: string): Response => {
+  // Written as Starlette writes them: its preflight headers in the order its middleware sets them.
+  const preflight = (request: Request, origin: string): Reply => {
     const explicitOrigin = !allowAllOrigins || settings.allowCredentials
     const headers: Record<string, string> = {
       ...(explicitOrigin ? { vary: 'Origin' } : { 'access-control-allow-origin': '*' }),
@@ -64,7 +65,7 @@ export function withCors(next: Answer, settings: CorsSettings, transportHeaders:
       failures.push('headers')
     }
     const text = failures.length ? `Disallowed CORS ${failures.join(', ')}` : 'OK'
-    return answer(text, failures.length ? 400 : 200, { ...headers, 'content-type': 'text/plain; charset=utf-8' })
+    return plainTextReply(failures.length ? 400 : 200, text, headers)
   }
 
   return async (exchange) => {

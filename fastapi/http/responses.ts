@@ -37,6 +37,19 @@ const bytesResponse = (status: number, bytes: Uint8Array, headers: Record<string
     bytes,
   )
 
+/**
+ * Starlette's `PlainTextResponse`: the given headers in their order, then `content-length` and `content-type` (what a
+ * CORS preflight answers).
+ */
+export const plainTextReply = (status: number, text: string, headers: Record<string, string>): Reply => {
+  const bytes = utf8.encode(text)
+  return new Reply(
+    status,
+    { ...headers, 'content-length': String(bytes.byteLength), 'content-type': 'text/plain; charset=utf-8' },
+    bytes,
+  )
+}
+
 /** What a Response is built from (the Fetch types, without the DOM library's names). */
 type ResponseBody = ConstructorParameters<typeof Response>[0]
 type ResponseHeaders = ConstructorParameters<typeof Headers>[0]

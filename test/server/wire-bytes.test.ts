@@ -126,21 +126,37 @@ it('writes imported records holding floats, big integers and lone surrogates as 
 })
 
 it("writes an answer's headers in the order Starlette sets them, not by name", async () => {
-  const names = async (path: string, method = 'GET') => {
+  const names = async (path: string, method = 'GET', headers: Record<string, string> = {}) => {
     const { port } = viaListener.address() as AddressInfo
-    const answer = await fetchRaw(port, method, path)
+    const answer = await fetchRaw(port, method, path, headers)
     return answer.filter((_, index) => index % 2 === 0).filter((name) => !/^(date|connection|keep-alive)$/i.test(name))
   }
   // HTTPException(headers=...) then JSONResponse: the given headers first, then content-length and content-type.
   expect(await names('/v1/personas/')).toEqual(['www-authenticate', 'content-length', 'content-type'])
   expect(await names('/v1/personas/', 'DELETE')).toEqual(['allow', 'content-length', 'content-type'])
   expect(await names('/v1/personas')).toEqual(['content-length', 'location'])
+  // CORSMiddleware's preflight: its headers as it sets them, then PlainTextResponse's.
+  const preflight = {
+    origin: 'http://localhost:3000',
+    'access-control-request-method': 'GET',
+    'access-control-request-headers': 'authorization',
+  }
+  expect(await names('/v1/personas/', 'OPTIONS', preflight)).toEqual([
+    'vary',
+    'access-control-allow-methods',
+    'access-control-max-age',
+    'access-control-allow-credentials',
+    'access-control-allow-origin',
+    'access-control-allow-headers',
+    'content-length',
+    'content-type',
+  ])
 })
 
 /** The raw header names and values of an answer, in the order they came. */
-function fetchRaw(port: number, method: string, path: string): Promise<string[]> {
+function fetchRaw(port: number, method: string, path: string, headers: Record<string, string>): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const req = rawRequest({ host: '127.0.0.1', port, method, path }, (res) => {
+    const req = rawRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
       res.resume()
       res.on('end', () => resolve(res.rawHeaders))
     })
