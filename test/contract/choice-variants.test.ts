@@ -7,11 +7,16 @@ import type { Fixtures } from '../../factories/fixtures.js'
 import { verify, type CheckResult, type Report } from '../../verify/index.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
 import {
+  bulkItemFieldsNotNullable,
   dimensionsCreatedOnTheFly,
   lenientBulkList,
   microsecondTimestamps,
   noDocument,
+  openConstraintModel,
+  optionalRuleFields,
   ownRefusals,
+  TIGHTER_BOUNDS,
+  tighterBulkBounds,
   UNGUESSED_RULES_PAGING,
 } from './variants/choices.js'
 import type { Json } from './support/variant.js'
@@ -117,6 +122,64 @@ it('reports a bulk add that skips invalid items as a choice', async () => {
       expect(check(report, id).warnings.join('\n'), id).toMatch(
         /with an invalid item answered 201 .*: the server skips invalid items; the mock refuses the whole request with 422 \(a choice/,
       )
+  } finally {
+    await running.close()
+  }
+})
+
+it('passes a constraint declared as an open model (additionalProperties: true, no properties)', async () => {
+  const running = await startMock({ handlers: openConstraintModel() })
+  try {
+    const report = await verify(verifyOptionsFor(running))
+    expect(failures(report)).toEqual([])
+    expect(check(report, 'drift.responses').notes.join('\n')).toMatch(
+      /an object that takes any field: not compared \(3 places: GET \/v1\/policies\/\{policy_id\}\/rules 200\.results\[\]\.constraints\[\]\.left_operand/,
+    )
+  } finally {
+    await running.close()
+  }
+})
+
+it('warns, not fails, of bulk item fields the server does not take as null', async () => {
+  const running = await startMock({ handlers: bulkItemFieldsNotNullable() })
+  try {
+    const report = await verify(verifyOptionsFor(running))
+    expect(failures(report)).toEqual([])
+    const warnings = check(report, 'drift.request-body').warnings.join('\n')
+    for (const field of ['display_name', 'sort_order'])
+      expect(warnings).toMatch(
+        new RegExp(`body\\.values\\[\\]\\.${field}: nullable in the mock only \\(.*own leniency`),
+      )
+  } finally {
+    await running.close()
+  }
+})
+
+it('reports a tighter bulk cap and value length the server declares as profile findings', async () => {
+  const running = await startMock({ handlers: tighterBulkBounds() })
+  try {
+    const report = await verify(verifyOptionsFor(running))
+    expect(failures(report)).toEqual([])
+    expect(report.profile.settings.bounds).toMatchObject(TIGHTER_BOUNDS)
+    const drift = check(report, 'drift.request-body').warnings.join('\n')
+    const probes = check(report, 'validation.bulk-limits').warnings.join('\n')
+    for (const [name, value] of Object.entries(TIGHTER_BOUNDS)) {
+      expect(drift).toMatch(`a profile finding: bounds.${name}: ${value} in the profile aligns the mock`)
+      expect(probes).toMatch(`a profile finding: bounds.${name}: ${value} in the profile aligns the mock`)
+    }
+  } finally {
+    await running.close()
+  }
+})
+
+it('warns, not fails, of rule fields the server declares Optional but never sends null', async () => {
+  const running = await startMock({ handlers: optionalRuleFields() })
+  try {
+    const report = await verify(verifyOptionsFor(running))
+    expect(failures(report)).toEqual([])
+    const warnings = check(report, 'drift.responses').warnings.join('\n')
+    for (const field of ['target', 'natural_language'])
+      expect(warnings).toMatch(`200.results[].${field}: nullable on the server only (whether each rule field`)
   } finally {
     await running.close()
   }

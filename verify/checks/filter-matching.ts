@@ -92,20 +92,29 @@ export function termFor(
   return undefined
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /**
- * A search term taken from a text field that is not searched (`role_description`, `language`, ...) which no
- * searched field of any record holds: the search must find nothing, and a server that also searches that field
- * finds the record it came from. Ids and timestamps are not text a user searches for.
+ * Search terms taken from the text fields that are not searched (`role_description`, `knowledge_level`,
+ * `preset_category`, ...), one per field that yields one, `role_description` first: each a word no searched field
+ * of any record holds, so the search must find nothing, and a server that also searches that field finds the
+ * record it came from. Ids, uuids and timestamps are not text a user searches for.
  */
-export function termOutsideSearch(records: readonly Json[]): { term: string; field: string } | undefined {
+export function termsOutsideSearch(records: readonly Json[]): Array<{ term: string; field: string }> {
   const unsearched = (field: string) =>
     !(SEARCH_FIELDS as readonly string[]).includes(field) && field !== 'id' && !field.endsWith('_id')
-  for (const record of records)
-    for (const field of Object.keys(record).filter(unsearched))
-      for (const word of text(record, field).split(/[^A-Za-z0-9]+/)) {
-        if (word.length < 5 || /\d/.test(word)) continue
-        const term = word.slice(1, Math.min(word.length, 6)).toUpperCase()
-        if (!records.some(searchMatches(term))) return { term, field }
-      }
-  return undefined
+  const fields = [...new Set(['role_description', ...records.flatMap((record) => Object.keys(record))])].filter(
+    unsearched,
+  )
+  const terms: Array<{ term: string; field: string }> = []
+  for (const field of fields) {
+    const found = records
+      .filter((record) => !UUID.test(text(record, field)))
+      .flatMap((record) => text(record, field).split(/[^A-Za-z0-9]+/))
+      .filter((word) => word.length >= 5 && !/\d/.test(word))
+      .map((word) => word.slice(1, Math.min(word.length, 6)).toUpperCase())
+      .find((term) => !records.some(searchMatches(term)))
+    if (found && !terms.some((item) => item.term === found)) terms.push({ term: found, field })
+  }
+  return terms
 }

@@ -12,7 +12,8 @@ import type { OpenApiDocument } from './openapi-source.js'
 export type Side = 'parameter' | 'body' | 'response'
 
 export interface SchemaFinding {
-  verdict: 'failure' | 'note'
+  /** `warning`: a difference a frontend team should know of, but that the description or the profile allows. */
+  verdict: 'failure' | 'warning' | 'note'
   message: string
   /** Notes of one topic are reported together, `message` being the place. */
   topic?: string
@@ -31,6 +32,7 @@ export interface Documents {
 
 export const failure = (message: string): SchemaFinding => ({ verdict: 'failure', message })
 export const note = (message: string, topic?: string): SchemaFinding => ({ verdict: 'note', message, topic })
+export const warning = (message: string): SchemaFinding => ({ verdict: 'warning', message })
 
 /** A request the server takes where the mock refuses it. */
 export const LENIENT = 'more lenient than the mock'
@@ -47,4 +49,5 @@ export const TOPICS = {
   unmarkedNull: 'dialect: pydantic 1 writes Optional[X] as X: nullability not compared',
   parameterNull: 'a query or path parameter cannot carry null: nullability not compared',
   errorInput: 'dialect: FastAPI ≥0.128.1 declares input and ctx in its 422 schema',
+  freeForm: "a field the server's document does not name, in an object that takes any field: not compared",
 } as const

@@ -1,4 +1,4 @@
-import { compareBounds, compareEnums, compareNullability, OPEN } from './constraints.js'
+import { compareBounds, compareEnums, compareNullability, OPEN, OPTIONAL_OPEN } from './constraints.js'
 import { BEYOND, failure, LEFT_OPEN, LENIENT, NARROWER, note, TOPICS } from './findings.js'
 import type { Documents, SchemaFinding, Side } from './findings.js'
 import { allows, MAX_DEPTH, normalise, typesOf, typeWords, type Node } from './normalise.js'
@@ -21,11 +21,12 @@ export function compareSchemas(
   ours: Schema,
   theirs: Schema,
   depth = 0,
+  fieldOpen = false,
 ): void {
   if (depth > MAX_DEPTH) return
   const [a, b] = [normalise(docs.mock, ours), normalise(docs.server, theirs)]
   if (!sameTypes(out, where, side, docs, a, b)) return
-  compareNullability(out, where, side, docs, a, b)
+  compareNullability(out, where, side, docs, a, b, fieldOpen)
   compareBounds(out, where, side, a.schema, b.schema)
   compareEnums(out, where, side, a, b)
   compareProperties(out, where, side, docs, a, b, depth)
@@ -58,10 +59,14 @@ function compareProperties(
 ): void {
   const [ours, theirs] = [a.schema['properties'], b.schema['properties']] as Array<Record<string, Schema> | undefined>
   if (!ours || !theirs) return
+  const open = freeForm(b.schema)
   for (const [name, schema] of Object.entries(ours)) {
     const match = theirs[name]
-    if (!match) out.push(failure(`${where}.${name}: not in the server's document`))
-    else compareSchemas(out, `${where}.${name}`, side, docs, schema, match, depth + 1)
+    const fieldOpen = OPTIONAL_OPEN.includes(a.ref ?? '')
+    if (match) compareSchemas(out, `${where}.${name}`, side, docs, schema, match, depth + 1, fieldOpen)
+    else if (open === true) out.push(note(`${where}.${name}`, TOPICS.freeForm))
+    else if (open) compareSchemas(out, `${where}.${name}`, side, docs, schema, open, depth + 1)
+    else out.push(failure(`${where}.${name}: not in the server's document`))
   }
   for (const name of Object.keys(theirs).filter((key) => !ours[key])) {
     const fastApi = a.ref === 'ValidationError' && ['input', 'ctx'].includes(name)
@@ -69,6 +74,19 @@ function compareProperties(
     else out.push(note(`${BEYOND}: ${where}.${name}: a field the mock does not know`))
   }
   if (side !== 'response') compareRequired(out, where, a, b)
+}
+
+/**
+ * Whether an object of the server's takes fields it does not name: `true` for any field (`additionalProperties:
+ * true` or `{}`, as pydantic 2 writes a model with `extra="allow"` and `Dict[str, Any]`), the schema of such a
+ * field (`Dict[str, X]`), or undefined when it keeps only the fields it names (pydantic's default, which drops
+ * the others). An object without `properties` (free-form) is not compared field by field at all.
+ */
+function freeForm(schema: Schema): true | Schema | undefined {
+  const extra = schema['additionalProperties']
+  if (extra === true) return true
+  if (typeof extra === 'object' && extra !== null) return Object.keys(extra).length ? (extra as Schema) : true
+  return undefined
 }
 
 /** A field the server requires and the mock does not refuses the mock's requests without it. */

@@ -97,3 +97,84 @@ export function lenientBulkList(): RequestHandler[] {
     }),
   ]
 }
+
+/** A change to the mock's /openapi.json, as a real FastAPI + pydantic 2 server of the description writes it. */
+const documented = (change: (document: Json) => void): RequestHandler[] => [
+  rewrite('get', OPENAPI, (document) => {
+    change(document)
+    return document
+  }),
+]
+
+/**
+ * A constraint as an open model (`class Constraint(BaseModel): model_config = ConfigDict(extra="allow")`, no
+ * declared fields): pydantic 2 documents it with `additionalProperties: true` and no properties. The fields of a
+ * constraint are "not shown".
+ */
+export const openConstraintModel = (): RequestHandler[] =>
+  documented((document) => {
+    document.components.schemas.Constraint = {
+      additionalProperties: true,
+      properties: {},
+      title: 'Constraint',
+      type: 'object',
+    }
+  })
+
+/** Bulk item fields that do not take null (`display_name: str = ""`, `sort_order: int = 0`), as the description types them. */
+export const bulkItemFieldsNotNullable = (): RequestHandler[] =>
+  documented((document) => {
+    const { properties } = document.components.schemas.DemographicValueCreate
+    properties.display_name = { type: 'string', default: '', title: 'Display Name' }
+    properties.sort_order = { type: 'integer', default: 0, title: 'Sort Order' }
+  })
+
+/** Rule fields declared `Optional[str] = None` (documented nullable) but never null on the wire. */
+export const optionalRuleFields = (): RequestHandler[] =>
+  documented((document) => {
+    const rule = document.components.schemas.PolicyRule
+    for (const field of ['target', 'natural_language']) {
+      rule.properties[field] = { anyOf: [{ type: 'string' }, { type: 'null' }], title: rule.properties[field].title }
+      rule.required = rule.required.filter((name: string) => name !== field)
+    }
+  })
+
+/**
+ * A tighter bulk cap and value length than the mock's (`values: List[Item] = Field(max_length=500)`, `value: str =
+ * Field(max_length=100)`), declared and enforced as pydantic 2 does. The maximum of a bulk add is "not shown".
+ */
+export const TIGHTER_BOUNDS = { bulkMaxItems: 500, valueMaxLength: 100 }
+export function tighterBulkBounds(): RequestHandler[] {
+  const { bulkMaxItems, valueMaxLength } = TIGHTER_BOUNDS
+  return [
+    ...documented((document) => {
+      const { schemas } = document.components
+      schemas.BulkAddValues.properties.values.maxItems = bulkMaxItems
+      schemas.DemographicValueCreate.properties.value.maxLength = valueMaxLength
+    }),
+    override('post', BULK, async (request) => {
+      const values = (await bodyOf(request))?.values
+      if (!Array.isArray(values)) return undefined
+      const refuse = (entry: Json) => HttpResponse.json({ detail: [entry] }, { status: 422 })
+      if (values.length > bulkMaxItems)
+        return refuse({
+          type: 'too_long',
+          loc: ['body', 'values'],
+          msg: `List should have at most ${bulkMaxItems} items after validation, not ${values.length}`,
+          input: values,
+          ctx: { field_type: 'List', max_length: bulkMaxItems, actual_length: values.length },
+        })
+      const long = values.findIndex(
+        (item: Json) => typeof item?.value === 'string' && item.value.length > valueMaxLength,
+      )
+      if (long < 0) return undefined
+      return refuse({
+        type: 'string_too_long',
+        loc: ['body', 'values', long, 'value'],
+        msg: `String should have at most ${valueMaxLength} characters`,
+        input: values[long].value,
+        ctx: { max_length: valueMaxLength },
+      })
+    }),
+  ]
+}

@@ -6,6 +6,7 @@ import {
   PERSONAS,
   realAnswer,
   rewrite,
+  RULES,
   setParams,
   type Json,
 } from '../support/variant.js'
@@ -24,6 +25,51 @@ export const FILTERS: BrokenVariant[] = [
           i === body.results.length - 1 ? { ...p, team_id: fixtures.teams[1]!.id } : p,
         ),
       })),
+    ],
+  },
+  {
+    // `if team_id: query = query.where(team_id=...)`: without team_id the filter is skipped, not defaulted.
+    bug: "without team_id, every team's personas are listed",
+    caughtBy: 'filters.team-scope',
+    handlers: (fixtures) => [
+      override('get', PERSONAS, async (request) => {
+        const url = new URL(request.url)
+        if (url.searchParams.has('team_id')) return undefined
+        const teams = await Promise.all(
+          fixtures.teams.map((team) =>
+            realAnswer(request, {
+              url: (each) => setParams(each, { team_id: team.id, offset: '0', limit: '100' }),
+              headers: (headers) => headers.set('authorization', `Bearer ${fixtures.tokens.super_admin}`),
+            }),
+          ),
+        )
+        if (teams.some((team) => team.status !== 200)) return forward(request)
+        const all = teams
+          .flatMap((team) => team.body.results)
+          .sort((a: Json, b: Json) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1))
+        const offset = numberParam(request, 'offset', 0)
+        return HttpResponse.json({
+          results: all.slice(offset, offset + numberParam(request, 'limit', 10)),
+          total: all.length,
+        })
+      }),
+    ],
+  },
+  {
+    // A join on the wrong key: the policy's last rule on each page comes from another policy.
+    bug: 'a rule of another policy slips into every rules page',
+    caughtBy: 'filters.policy-scope',
+    handlers: (fixtures) => [
+      rewrite('get', RULES, (body, request) => {
+        const asked = new URL(request.url).pathname.split('/')[3]
+        const other = fixtures.policies.find((policy) => policy.id !== asked)!.id
+        return {
+          ...body,
+          results: body.results.map((rule: Json, i: number) =>
+            i === body.results.length - 1 ? { ...rule, policy_id: other } : rule,
+          ),
+        }
+      }),
     ],
   },
   {
@@ -105,6 +151,61 @@ export const FILTERS: BrokenVariant[] = [
               .toLowerCase()
               .includes(search),
           ),
+        )
+        const offset = numberParam(request, 'offset', 0)
+        return HttpResponse.json({
+          results: results.slice(offset, offset + numberParam(request, 'limit', 10)),
+          total: results.length,
+        })
+      }),
+    ],
+  },
+  {
+    // A search over every text column. The first persona's first usable unsearched word is its knowledge_level:
+    // a term per unsearched field is needed to see skill_level searched too.
+    bug: 'search also matches skill_level',
+    caughtBy: 'filters.search-fields',
+    handlers: () => [
+      override('get', PERSONAS, async (request) => {
+        const search = new URL(request.url).searchParams.get('search')?.toLowerCase()
+        if (!search) return undefined
+        const all = await realAnswer(request, {
+          url: (url) => setParams(url, { search: null, offset: null, limit: '100' }),
+        })
+        if (all.status !== 200) return forward(request)
+        const results = all.body.results.filter((p: Json) =>
+          [p.name, p.description, p.role, p.skill_level].some((field) =>
+            String(field ?? '')
+              .toLowerCase()
+              .includes(search),
+          ),
+        )
+        const offset = numberParam(request, 'offset', 0)
+        return HttpResponse.json({
+          results: results.slice(offset, offset + numberParam(request, 'limit', 10)),
+          total: results.length,
+        })
+      }),
+    ],
+  },
+  {
+    // `ILIKE '%' || :search || '%'` without escaping: `%` matches anything, `_` any one character.
+    bug: 'search treats % and _ as SQL LIKE wildcards',
+    caughtBy: 'filters.search-fields',
+    handlers: () => [
+      override('get', PERSONAS, async (request) => {
+        const search = new URL(request.url).searchParams.get('search')
+        if (!search) return undefined
+        const all = await realAnswer(request, {
+          url: (url) => setParams(url, { search: null, offset: null, limit: '100' }),
+        })
+        if (all.status !== 200) return forward(request)
+        const pattern = [...search]
+          .map((char) => (char === '%' ? '.*' : char === '_' ? '.' : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('')
+        const like = new RegExp(pattern, 'is')
+        const results = all.body.results.filter((p: Json) =>
+          [p.name, p.description, p.role].some((field) => like.test(String(field ?? ''))),
         )
         const offset = numberParam(request, 'offset', 0)
         return HttpResponse.json({
