@@ -12,7 +12,8 @@ import {
 } from './filter-matching.js'
 import { personaBaseline } from './paging.js'
 import type { CheckScope } from './check.js'
-import type { Crawl } from '../client/crawl.js'
+import { type Crawl, isRecord, type Json } from '../client/crawl.js'
+import type { ApiAnswer } from '../client/http.js'
 import { listPersonas } from '../client/api.js'
 import { rulesReference } from './reference-sets.js'
 
@@ -30,20 +31,8 @@ export const filterChecks: Check[] = [
       const baseline = await personaBaseline(scope)
       if (!baseline) return
       const teamId = scope.ctx.ids.teamId
-      for (const { answer, page } of baseline.reference.pages) {
-        const strangers = page.results.filter((record) => record['team_id'] !== teamId)
-        scope.expect(
-          strangers.length === 0,
-          mismatch(
-            answer,
-            `only personas with team_id ${teamId}`,
-            `${strangers.length} of other teams (${strangers
-              .slice(0, 3)
-              .map((record) => `${String(record['id'])} of ${String(record['team_id'])}`)
-              .join(', ')})`,
-          ),
-        )
-      }
+      for (const { answer, page } of baseline.reference.pages)
+        expectOnlyOf(scope, answer, page.results, { field: 'team_id', id: teamId, records: 'personas', of: 'teams' })
       await expectOmittedTeamScoped(scope, baseline.reference)
     },
   },
@@ -56,20 +45,13 @@ export const filterChecks: Check[] = [
       const reference = await rulesReference(scope.ctx)
       if (reference.problem) return scope.fail(reference.problem)
       const policyId = scope.ctx.ids.policyId
-      for (const { answer, page } of reference.pages) {
-        const strangers = page.results.filter((record) => record['policy_id'] !== policyId)
-        scope.expect(
-          strangers.length === 0,
-          mismatch(
-            answer,
-            `only rules with policy_id ${policyId}`,
-            `${strangers.length} of other policies (${strangers
-              .slice(0, 3)
-              .map((record) => `${String(record['id'])} of ${String(record['policy_id'])}`)
-              .join(', ')})`,
-          ),
-        )
-      }
+      for (const { answer, page } of reference.pages)
+        expectOnlyOf(scope, answer, page.results, {
+          field: 'policy_id',
+          id: policyId,
+          records: 'rules',
+          of: 'policies',
+        })
     },
   },
   {
@@ -166,19 +148,9 @@ async function expectOmittedTeamScoped(scope: CheckScope, reference: Crawl): Pro
   const answer = await ctx.send(listPersonas(ctx, { team_id: undefined, limit: 100 }))
   const page = answer.json as { results?: unknown; total?: unknown } | undefined
   if (answer.status !== 200 || !Array.isArray(page?.results)) return
-  const results = page.results as Array<Record<string, unknown>>
-  const strangers = results.filter((record) => record?.['team_id'] !== teamId)
-  scope.expect(
-    strangers.length === 0,
-    mismatch(
-      answer,
-      `without team_id, only personas of the token's team ${teamId} (or a refusal)`,
-      `${strangers.length} of other teams (${strangers
-        .slice(0, 3)
-        .map((record) => `${String(record?.['id'])} of ${String(record?.['team_id'])}`)
-        .join(', ')})`,
-    ),
-  )
+  const results = (page.results as unknown[]).filter(isRecord)
+  const omitted = { field: 'team_id', id: teamId, of: 'teams' }
+  expectOnlyOf(scope, answer, results, { ...omitted, records: "personas without team_id (or a refusal): the token's," })
   const total = reference.pages[0]?.page.total
   if (total !== undefined)
     scope.expect(
@@ -189,4 +161,23 @@ async function expectOmittedTeamScoped(scope: CheckScope, reference: Crawl): Pro
         `total ${String(page.total)}`,
       ),
     )
+}
+
+/** Every record of a page is of the one team or policy asked for (`field` is `id`); up to three others named. */
+function expectOnlyOf(
+  scope: CheckScope,
+  answer: ApiAnswer,
+  records: readonly Json[],
+  scoped: { field: string; id: string | undefined; records: string; of: string },
+): void {
+  const strangers = records.filter((record) => record[scoped.field] !== scoped.id)
+  const named = strangers.slice(0, 3).map((record) => `${String(record['id'])} of ${String(record[scoped.field])}`)
+  scope.expect(
+    strangers.length === 0,
+    mismatch(
+      answer,
+      `only ${scoped.records} with ${scoped.field} ${scoped.id}`,
+      `${strangers.length} of other ${scoped.of} (${named.join(', ')})`,
+    ),
+  )
 }

@@ -106,58 +106,17 @@ export const FILTERS: BrokenVariant[] = [
   {
     bug: 'search ignores the role',
     caughtBy: 'filters.search-fields',
-    handlers: () => [
-      override('get', PERSONAS, async (request) => {
-        const search = new URL(request.url).searchParams.get('search')?.toLowerCase()
-        if (!search) return undefined
-        const all = await realAnswer(request, {
-          url: (url) => setParams(url, { search: null, offset: null, limit: '100' }),
-        })
-        const results = all.body.results.filter((p: Json) =>
-          `${p.name}\n${p.description ?? ''}`.toLowerCase().includes(search),
-        )
-        const offset = numberParam(request, 'offset', 0)
-        return HttpResponse.json({
-          results: results.slice(offset, offset + numberParam(request, 'limit', 10)),
-          total: results.length,
-        })
-      }),
-    ],
+    handlers: () => [searchingWith((p, search) => [p.name, p.description].some(holds(search)))],
   },
   {
     // Words of a field that is not searched, found in no searched field: only a search for one of them shows it.
     bug: 'search also matches role_description, whose words no searched field holds',
     caughtBy: 'filters.search-fields',
     handlers: () => [
-      override('get', PERSONAS, async (request) => {
-        const search = new URL(request.url).searchParams.get('search')?.toLowerCase()
-        const all = await realAnswer(request, {
-          url: (url) =>
-            setParams(url, {
-              search: null,
-              offset: search ? null : url.searchParams.get('offset'),
-              limit: search ? '100' : url.searchParams.get('limit'),
-            }),
-        })
-        if (all.status !== 200) return forward(request)
-        const personas = all.body.results.map((p: Json) => ({
-          ...p,
-          role_description: 'Quixotic',
-        }))
-        if (!search) return HttpResponse.json({ ...all.body, results: personas })
-        const results = personas.filter((p: Json) =>
-          ['name', 'description', 'role', 'role_description'].some((field) =>
-            String(p[field] ?? '')
-              .toLowerCase()
-              .includes(search),
-          ),
-        )
-        const offset = numberParam(request, 'offset', 0)
-        return HttpResponse.json({
-          results: results.slice(offset, offset + numberParam(request, 'limit', 10)),
-          total: results.length,
-        })
-      }),
+      searchingWith(
+        (p, search) => [p.name, p.description, p.role, p.role_description].some(holds(search)),
+        (p) => ({ ...p, role_description: 'Quixotic' }),
+      ),
     ],
   },
   {
@@ -165,53 +124,18 @@ export const FILTERS: BrokenVariant[] = [
     // a term per unsearched field is needed to see skill_level searched too.
     bug: 'search also matches skill_level',
     caughtBy: 'filters.search-fields',
-    handlers: () => [
-      override('get', PERSONAS, async (request) => {
-        const search = new URL(request.url).searchParams.get('search')?.toLowerCase()
-        if (!search) return undefined
-        const all = await realAnswer(request, {
-          url: (url) => setParams(url, { search: null, offset: null, limit: '100' }),
-        })
-        if (all.status !== 200) return forward(request)
-        const results = all.body.results.filter((p: Json) =>
-          [p.name, p.description, p.role, p.skill_level].some((field) =>
-            String(field ?? '')
-              .toLowerCase()
-              .includes(search),
-          ),
-        )
-        const offset = numberParam(request, 'offset', 0)
-        return HttpResponse.json({
-          results: results.slice(offset, offset + numberParam(request, 'limit', 10)),
-          total: results.length,
-        })
-      }),
-    ],
+    handlers: () => [searchingWith((p, search) => [p.name, p.description, p.role, p.skill_level].some(holds(search)))],
   },
   {
     // `ILIKE '%' || :search || '%'` without escaping: `%` matches anything, `_` any one character.
     bug: 'search treats % and _ as SQL LIKE wildcards',
     caughtBy: 'filters.search-fields',
     handlers: () => [
-      override('get', PERSONAS, async (request) => {
-        const search = new URL(request.url).searchParams.get('search')
-        if (!search) return undefined
-        const all = await realAnswer(request, {
-          url: (url) => setParams(url, { search: null, offset: null, limit: '100' }),
-        })
-        if (all.status !== 200) return forward(request)
+      searchingWith((p, search) => {
         const pattern = [...search]
           .map((char) => (char === '%' ? '.*' : char === '_' ? '.' : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
           .join('')
-        const like = new RegExp(pattern, 'is')
-        const results = all.body.results.filter((p: Json) =>
-          [p.name, p.description, p.role].some((field) => like.test(String(field ?? ''))),
-        )
-        const offset = numberParam(request, 'offset', 0)
-        return HttpResponse.json({
-          results: results.slice(offset, offset + numberParam(request, 'limit', 10)),
-          total: results.length,
-        })
+        return [p.name, p.description, p.role].some((field) => new RegExp(pattern, 'is').test(String(field ?? '')))
       }),
     ],
   },
@@ -227,3 +151,31 @@ export const FILTERS: BrokenVariant[] = [
     ],
   },
 ]
+
+/** Whether a field holds `search` as a case-insensitive substring. */
+const holds = (search: string) => (field: unknown) =>
+  String(field ?? '')
+    .toLowerCase()
+    .includes(search.toLowerCase())
+
+/**
+ * A persona list whose search is `matches` (over every persona of the team, then paged), and whose personas are
+ * `shown` as they are sent, searched or not. Answers the API's refusals as they are.
+ */
+function searchingWith(matches: (persona: Json, search: string) => boolean, shown = (persona: Json) => persona) {
+  return override('get', PERSONAS, async (request) => {
+    const search = new URL(request.url).searchParams.get('search')
+    const all = await realAnswer(request, {
+      url: (url) => (search ? setParams(url, { search: null, offset: null, limit: '100' }) : undefined),
+    })
+    if (all.status !== 200) return forward(request)
+    const personas = all.body.results.map(shown)
+    if (!search) return HttpResponse.json({ ...all.body, results: personas })
+    const results = personas.filter((persona: Json) => matches(persona, search))
+    const offset = numberParam(request, 'offset', 0)
+    return HttpResponse.json({
+      results: results.slice(offset, offset + numberParam(request, 'limit', 10)),
+      total: results.length,
+    })
+  })
+}
