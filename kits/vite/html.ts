@@ -115,12 +115,17 @@ function topOf(document: Html.Document): { start: number; end: number } {
   return { start: at, end: at }
 }
 
-/** The elements named `name`, in document order: not those in comments, `<template>` contents or `<noscript>`. */
+const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml'
+
+/**
+ * The HTML elements named `name`, in document order: not those in comments, `<template>` contents or `<noscript>`,
+ * nor an SVG `<script>` (which runs no module).
+ */
 function elements(node: Html.ParentNode, name: string): Html.Element[] {
   const found: Html.Element[] = []
   for (const child of node.childNodes) {
     if (!('tagName' in child)) continue
-    if (child.tagName === name) found.push(child)
+    if (child.tagName === name && child.namespaceURI === HTML_NAMESPACE) found.push(child)
     found.push(...elements(child, name))
   }
   return found
