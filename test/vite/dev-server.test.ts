@@ -120,7 +120,7 @@ it('reads the page as a browser does: comments, templates, case, data blocks and
   )
   expect(commented).toContain('<template><script type="module" src="/template.js"></script></template>')
   expect(commented, "an SVG script runs no module: it stays, and is not the loader's place").toContain(
-    '<svg><script type="module" src="/svg.js"></script></svg>',
+    '<svg><title>icon</title><script type="module" src="/svg.js"></script></svg>',
   )
   expect(await loaderOf(commented)).toEqual([
     expect.stringMatching(/start"\)\s*await import\("\/main\.js"\)\s*(\/\/#.*)?$/),
