@@ -27,7 +27,6 @@ export const seededWorldBytes = (personasPerTeam: number): number =>
 export const worldBytes = (contents: Pick<WorldContents, CollectionName>): number =>
   COLLECTION_NAMES.reduce((sum, name) => sum + collectionBytes(name, contents[name]), WORLD_BYTES)
 
-/** The heap `count` new records of a collection cost, before their fields are known (see {@link freeFormBytes}). */
 /** The shortest JSON a bulk add's item can be (`{"value":""}`): a body holds at most one item per this many bytes. */
 const SMALLEST_ITEM_BYTES = 12
 
@@ -39,6 +38,7 @@ const SMALLEST_ITEM_BYTES = 12
 export const writeBytes = (bodyLength: number, maxRecords: number): number =>
   bodyLength + Math.min(maxRecords, Math.ceil(bodyLength / SMALLEST_ITEM_BYTES)) * RECORD_BYTES
 
+/** The heap `count` new records of a collection cost, before their fields are known (see {@link freeFormBytes}). */
 export const recordsBytes = (collection: CollectionName, count: number): number =>
   count * (collection === 'personas' ? PERSONA_BYTES : RECORD_BYTES)
 

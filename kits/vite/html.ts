@@ -63,8 +63,10 @@ export async function startBeforeApp(html: string): Promise<StartedPage> {
   const document = parseHtml(html, { sourceCodeLocationInfo: true })
   const edits: Edit[] = []
   const entries: string[] = []
+  /** Where the first `src` module script stood: the loader goes there. */
+  let firstEntry: Edit | undefined
   let unheld = 0
-  let held = 0
+  let inlineHeld = false
   for (const script of elements(document, 'script')) {
     const where = script.sourceCodeLocation
     if (!where?.startTag || attribute(script, 'type')?.trim().toLowerCase() !== 'module') continue
@@ -74,7 +76,7 @@ export async function startBeforeApp(html: string): Promise<StartedPage> {
       if (!code.trim()) continue
       if (!holdsBack(code)) unheld++
       else {
-        held++
+        inlineHeld = true
         edits.push({ start: where.startTag.endOffset, end: where.startTag.endOffset, text: `${START_IMPORT}\n` })
       }
       continue
@@ -82,13 +84,14 @@ export async function startBeforeApp(html: string): Promise<StartedPage> {
     const entry = specifier(src)
     if (entry === undefined || code.trim()) continue
     entries.push(entry)
-    edits.push({ start: where.startOffset, end: where.endOffset, text: '' })
+    const removed = { start: where.startOffset, end: where.endOffset, text: '' }
+    firstEntry ??= removed
+    edits.push(removed)
   }
   const imports = [START_ID, ...entries].map((entry) => `await import(${JSON.stringify(entry)})`).join('\n')
   const loader = `<script type="module">\n${imports}\n</script>`
-  const first = edits.find((edit) => edit.text === '')
-  if (first) first.text = loader
-  else if (held === 0) edits.push({ ...topOf(document), text: loader })
+  if (firstEntry) firstEntry.text = loader
+  else if (!inlineHeld) edits.push({ ...topOf(document), text: loader })
   return { html: applied(html, edits), unheld }
 }
 

@@ -54,7 +54,7 @@ export class StateFiles {
 
   /** Whether the next write must be a snapshot: asked for, none yet, one failed halfway, or a log not started. */
   get needSnapshot(): boolean {
-    return this.#requested || this.#halfway || !this.#snapshot || !this.#log?.started
+    return this.#requested || !this.canAppend
   }
 
   /** Whether the log can take changes: started, following the state file, no snapshot left halfway. */

@@ -15,6 +15,9 @@ class Batch {
   }
 }
 
+/** Whether every change of a batch has a log line (a reset or an import has none: only a snapshot holds it). */
+const loggable = (batch: Batch): boolean => batch.changes.every((change) => change.json !== undefined)
+
 /**
  * Writes the changes of one world as they come: each flush appends the changes made since the
  * last one to the log and waits for the disk (group commit); a whole new world (reset, import),
@@ -98,8 +101,7 @@ export class StateWriter {
   async #flushNext(): Promise<boolean> {
     let batch: Batch | undefined
     try {
-      const loggable = this.#open.changes.every((change) => change.json !== undefined)
-      if (!this.#files.needSnapshot && loggable) {
+      if (!this.#files.needSnapshot && loggable(this.#open)) {
         batch = this.#take()
         await this.#files.append(batch.changes.map((change) => change.json!))
       } else {
@@ -111,7 +113,7 @@ export class StateWriter {
         // Written out in slices: a large world's snapshot never holds the event loop for long.
         const written = await this.#files.writeSnapshot(await stateText(state)).then(
           () => true,
-          (error: unknown) => this.#appendInstead(batch!, loggable, error),
+          (error: unknown) => this.#appendInstead(batch!, error),
         )
         if (!written) return false
         this.#snapshotVersion = version
@@ -134,8 +136,9 @@ export class StateWriter {
    * @returns false once the batch is on disk (this run stops, the changes made meanwhile start the next); throws
    *   `error` when the log cannot take it
    */
-  async #appendInstead(batch: Batch, loggable: boolean, error: unknown): Promise<false> {
-    if (!loggable || !this.#files.canAppend) throw error
+  async #appendInstead(batch: Batch, error: unknown): Promise<false> {
+    // The batch as taken: changes made while the world was awaited joined it, a reset or an import among them.
+    if (!loggable(batch) || !this.#files.canAppend) throw error
     // With no change of its own (a compaction alone), the changes made meanwhile were built on nothing that failed.
     if (batch.changes.length > 0) await this.#files.append(batch.changes.map((change) => change.json!))
     this.lastFailure = error
