@@ -101,8 +101,8 @@ function conflictOf(
 
 function listen({ app }: MockApp, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer({ maxHeaderSize: 256 * 1024 }, app) // the head uvicorn takes at most
-    answerUncarriedMethods(server, app)
+    const server = createServer({ maxHeaderSize: 256 * 1024 }) // the head uvicorn takes at most
+    answerUncarriedMethods(server, app) // hands the app every request uvicorn would
     server.listen(port, host)
     server.once('listening', () => resolve(server))
     server.once('error', reject)

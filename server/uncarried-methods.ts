@@ -9,6 +9,9 @@ import { isMethodToken } from '../core/sent-method.js'
  * - `CONNECT` comes as a `connect` event with the bare socket, which Node would otherwise close;
  * - a method Node's parser does not know (`FOOBAR`, `get`) comes as a `clientError`
  *   (`HPE_INVALID_METHOD`) with the bytes of the request's head, where Node would answer a bare 400.
+ * Other bytes Node cannot read as a request get uvicorn's own 400, `Invalid HTTP request received.`, and so does
+ * a request line without a version, which Node reads as HTTP/0.9 and h11 does not read: the app is handed the
+ * server's requests here, once they are ones uvicorn would read.
  * Either way the connection closes after the answer: Node's parser is done with that socket. And a request
  * whose `Expect` is not `100-continue` comes as `checkExpectation`, where Node would answer 417: uvicorn
  * ignores such an expectation, so the app answers it as any other request.
@@ -22,8 +25,11 @@ export function answerUncarriedMethods(server: Server, app: Express): void {
   // Sockets answered detached: Node's parser stays failed on them, and every later chunk is another clientError.
   const detached = new WeakSet<Socket>()
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // A request line without a version is HTTP/0.9 to Node's parser, and no request to h11.
+    if (req.httpVersionMajor < 1) return refuse(new Error('HTTP/0.9'), req.socket)
     answering.set(req.socket, res)
     res.once('finish', () => answering.get(req.socket) === res && answering.delete(req.socket))
+    app(req, res)
   })
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res))
   const answerOnce = (req: IncomingMessage, socket: Socket) => {
@@ -36,7 +42,7 @@ export function answerUncarriedMethods(server: Server, app: Express): void {
     if (detached.has(socket)) return
     const underWay = answering.get(socket)
     // A body Node cannot read (a malformed chunk) never ends: the answer waiting for it would wait for ever.
-    if (underWay && !underWay.headersSent && !underWay.req.complete) return refuse(error, socket)
+    if (underWay && !underWay.headersSent && !underWay.req.complete) return refuse(error, socket, underWay.req)
     if (underWay) return closeAfter(underWay, socket)
     const req = error.code === 'HPE_INVALID_METHOD' && error.rawPacket ? requestOf(error.rawPacket, socket) : undefined
     if (req) answerOnce(req, socket)
@@ -105,9 +111,29 @@ const NODE_REFUSALS: Record<string, string> = {
   ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
 }
 
-/** What Node answers without a listener: its bare refusal, if nothing was written yet, then the socket closes. */
-function refuse(error: NodeJS.ErrnoException, socket: Socket): void {
-  const status = NODE_REFUSALS[error.code ?? ''] ?? '400 Bad Request'
-  if (socket.writable && socket.bytesWritten === 0) socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`)
+/** What uvicorn (h11) says of bytes it cannot read as HTTP. */
+const UVICORN_REFUSAL = 'Invalid HTTP request received.'
+
+/**
+ * uvicorn's 400 for bytes h11 cannot read, as h11 frames it: for a head it could not read (no HTTP version known)
+ * the body ends with the connection, and h11 writes the `Connection` field it sets in title case; for the body of
+ * an HTTP/1.1 request under way, the body goes in chunks. Node's own refusals are kept for its limits (a head past
+ * its maximum, a request too slow), which uvicorn does not share ([decisions.md](../docs/decisions.md)).
+ */
+function refusal(error: NodeJS.ErrnoException, underWay: IncomingMessage | undefined): string {
+  const status = NODE_REFUSALS[error.code ?? '']
+  if (status) return `HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`
+  const head = 'HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\n'
+  if (underWay?.httpVersion !== '1.1') return `${head}Connection: close\r\n\r\n${UVICORN_REFUSAL}`
+  const chunk = `${UVICORN_REFUSAL.length.toString(16)}\r\n${UVICORN_REFUSAL}\r\n0\r\n\r\n`
+  return `${head}connection: close\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}`
+}
+
+/**
+ * The refusal, then the socket closes. Nothing of an answer is on the wire: the callers refuse only between
+ * answers, or while the answer under way has not begun (an answer leaves `answering` once all of it is written).
+ */
+function refuse(error: NodeJS.ErrnoException, socket: Socket, underWay?: IncomingMessage): void {
+  if (socket.writable) socket.write(refusal(error, underWay))
   socket.destroy(error)
 }

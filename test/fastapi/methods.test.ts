@@ -5,12 +5,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
-import { type RawAnswer, sendRawHead } from '../support/raw-socket.js'
+import { type RawAnswer, sendRawBytes, sendRawHead } from '../support/raw-socket.js'
 import { startTestServer } from '../support/server.js'
 import { fastApiUnavailable, startFastApi, type RunningFastApi } from './server.js'
 
 const unavailable = fastApiUnavailable()
 if (unavailable) console.warn(`test/fastapi/methods skipped: ${unavailable}`)
+
+/** Bytes uvicorn's h11 and Node's parser both refuse: a head, then a body, neither can read. */
+const UNREADABLE = [
+  'GET /v1/personas/ HTTP/1.1\r\nBad Header\r\nX:\r\n\r\n',
+  'GET /v1/personas/\r\n\r\n',
+  'G\x01T /v1/personas/ HTTP/1.1\r\nHost: a\r\n\r\n',
+  'GET /v1/personas/ HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+  'POST /v1/demographics/age/values/bulk HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n',
+]
 
 const METHODS = ['TRACE', 'TRACK', 'CONNECT', 'FOOBAR', 'PROPFIND', 'get', 'Delete']
 const PATHS = ['/v1/personas/', '/v1/personas', '/v1/policies/x/rules', '/nowhere', '/openapi.json', '/docs']
@@ -46,5 +55,11 @@ describe.skipIf(unavailable)('methods, against real FastAPI', () => {
       ])
       expect(meaning(mocked), `${method} ${path}`).toEqual(meaning(real))
     }
+  })
+
+  it.each(UNREADABLE)('refuses %j with uvicorn’s own 400, byte for byte', async (bytes) => {
+    const [real, mocked] = await Promise.all([sendRawBytes(fastapi.url, bytes), sendRawBytes(mock.url, bytes)])
+    expect(real).toMatch(/^HTTP\/1\.1 400 /)
+    expect(mocked).toBe(real)
   })
 })

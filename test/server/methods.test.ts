@@ -6,7 +6,7 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
-import { sendRawHead } from '../support/raw-socket.js'
+import { sendRawBytes, sendRawHead } from '../support/raw-socket.js'
 import { loggedErrors, startTestServer } from '../support/server.js'
 
 let running: RunningServer
@@ -55,9 +55,16 @@ it('journals the method as it was sent', async () => {
   )
 })
 
-it('still answers a head it cannot read with Node’s refusal, and keeps serving', async () => {
+it('answers a head it cannot read with uvicorn’s 400, and keeps serving', async () => {
   const bad = await sendRawHead(running.url, 'GET', '/v1/personas/ HTTP/1.1\r\nBad Header\r\nX:')
-  expect(bad.status).toBe(400)
+  expect([bad.status, bad.headers['content-type'], bad.body]).toEqual([
+    400,
+    'text/plain; charset=utf-8',
+    'Invalid HTTP request received.',
+  ])
+  // No version: HTTP/0.9 to Node's parser (it was answered 401), no request to h11.
+  const unversioned = await sendRawBytes(running.url, 'GET /v1/personas/\r\n\r\n')
+  expect(unversioned).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\nInvalid HTTP request received\.$/)
   // A method Node does not know with a field Fetch cannot carry: the same 400 (it was a 500 and a logged error).
   for (const method of ['FOOBAR', 'get']) {
     for (const field of ['X Y: z', 'X: a\nb']) {

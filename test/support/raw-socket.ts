@@ -35,3 +35,19 @@ export function sendRawHead(base: string, method: string, path: string): Promise
     })
   })
 }
+
+/** Sends raw bytes on a new connection and reads all that comes back until the server closes it (or 5 s pass). */
+export function sendRawBytes(base: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(base)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(bytes, 'latin1'))
+    const chunks: Buffer[] = []
+    const guard = setTimeout(() => socket.destroy(), 5000)
+    socket.on('data', (chunk) => chunks.push(chunk))
+    socket.on('error', reject)
+    socket.on('close', () => {
+      clearTimeout(guard)
+      resolve(Buffer.concat(chunks).toString('latin1'))
+    })
+  })
+}
