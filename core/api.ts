@@ -1,5 +1,6 @@
 import { sentHostOf } from './sent-host.js'
 import type { OperationName } from '../model/api/routes.js'
+import type { Profile } from '../model/profile.js'
 import { afterCheck } from '../model/auth/tokens.js'
 import { QueryParams } from '../fastapi/http/query-string.js'
 import { isNetworkError, Reply, type Outcome } from '../fastapi/http/reply.js'
@@ -103,11 +104,13 @@ async function answer(
       const wait = settings.delayMs + fault.latencyMs
       const instead = fault.outcome === 'answer' && wait === 0 ? undefined : await faultAnswer(fault, wait)
       if (instead) return instead
+      const profile = profileOf(settings.profile, view.effects)
       const answered = () =>
-        answerOperation(name, result.params, { request, url }, view, settings, instance, operations)
+        answerOperation(name, result.params, { request, url }, view, profile, settings, instance, operations)
       if (!canGrow(request)) return answered()
       // Held until answered (however the answer ends): writes under way at once must not each see the same room.
-      const records = name === 'bulk_add_values' ? (settings.profile.bounds.bulkMaxItems ?? Infinity) : 1
+      // A bulk add may create as many records as the profile in effect (a scenario's too) lets one hold.
+      const records = name === 'bulk_add_values' ? (profile.bounds.bulkMaxItems ?? Infinity) : 1
       const release = instance.hold(writeBytes(bodyLength, records), 'this change')
       try {
         return await answered()
@@ -130,6 +133,7 @@ function answerOperation(
   params: Record<string, string>,
   { request, url }: Pick<Exchange, 'request' | 'url'>,
   view: ScenarioView,
+  inEffect: Profile,
   settings: CoreSettings,
   instance: MockInstance,
   operations: Operations,
@@ -137,7 +141,7 @@ function answerOperation(
   const now = view.clock.nowSeconds()
   const { world, effects } = view
   const context = { request, params, world, fixtures: view.fixtures }
-  return answerWithOverrides(effects?.overrides[name], context, profileOf(settings.profile, effects), (profile) =>
+  return answerWithOverrides(effects?.overrides[name], context, inEffect, (profile) =>
     operations[name]({
       request,
       params,

@@ -344,3 +344,27 @@ it('holds what a bulk add may store, not its body alone: writes sent at once sta
   const [, inUse] = /; (\d+) MB of 24 MB in use/.exec(refused.json.detail) ?? []
   expect(Number(inUse), refused.json.detail).toBeLessThanOrEqual(28)
 }, 120_000)
+
+it('holds a bulk add for the records the profile in effect lets it create, a scenario’s too', async () => {
+  const raisedCap = {
+    name: 'raised-cap',
+    description: 'bulk adds of up to 5,000 values',
+    apply: (context: { profile(settings: object): void }) => context.profile({ bounds: { bulkMaxItems: 5000 } }),
+  }
+  running = await startTestServer({ seed: 36, personasPerTeam: 10, maxMemoryBytes: 16 * MB, scenarios: [raisedCap] })
+  const call = http(running)
+  const { fixtures } = running.sessions.primary
+  const add = (count: number, headers: Record<string, string> = {}) =>
+    call(`/v1/demographics/${fixtures.dimensions[0]!.id}/values/bulk`, {
+      method: 'POST',
+      token: fixtures.tokens.super_admin,
+      json: { values: Array.from({ length: count }, (_, i) => ({ value: `cap-${count}-${i}` })) },
+      headers,
+    })
+  // 5,000 values may store ~20 MB: refused up front under the scenario, where the server's own cap of 1,000
+  // would have held ~4 MB and let the add store five times that past the budget.
+  const refused = await add(5000, { 'x-mock-scenario': 'raised-cap' })
+  expect(refused.status, refused.text.slice(0, 300)).toBe(503)
+  expect(refused.json.detail).toMatch(/^Not enough memory for this change \(about 2\d MB;/)
+  expect((await add(1000)).status, 'the server’s own cap holds for ~4 MB, which fits').toBe(201)
+})
