@@ -15,10 +15,9 @@ import {
   openConstraintModel,
   optionalRuleFields,
   ownRefusals,
-  TIGHTER_BOUNDS,
-  tighterBulkBounds,
   UNGUESSED_RULES_PAGING,
 } from './variants/choices.js'
+import { TIGHTER_BOUNDS, tighterBulkBounds, UNDECLARED_BOUNDS, undeclaredBulkBounds } from './variants/bulk-bounds.js'
 import type { Json } from './support/variant.js'
 
 let fixtures: Fixtures
@@ -126,6 +125,20 @@ it('reports a tighter bulk cap and value length the server declares as profile f
     expect(drift).toMatch(`a profile finding: bounds.${name}: ${value} in the profile aligns the mock`)
     expect(probes).toMatch(`a profile finding: bounds.${name}: ${value} in the profile aligns the mock`)
   }
+})
+
+it('reports a tighter bulk cap and value length the server enforces without declaring them as profile findings', async () => {
+  const report = await reportWithoutFailure(undeclaredBulkBounds())
+  expect(report.profile.settings.bounds).toMatchObject(UNDECLARED_BOUNDS)
+  const probes = check(report, 'validation.bulk-limits')
+  expect(probes.status).toBe('passed')
+  for (const [name, value] of Object.entries(UNDECLARED_BOUNDS))
+    expect(probes.warnings.join('\n')).toMatch(
+      `not declared in /openapi.json (a profile finding: bounds.${name}: ${value} in the profile aligns the mock)`,
+    )
+  expect(report.profile.detected.bounds?.source).toMatch(
+    /bulkMaxItems: GET \/openapi\.json declares none; POST .* answered 404, POST .* 422/,
+  )
 })
 
 it('warns, not fails, of rule fields the server declares Optional but never sends null', async () => {

@@ -3,7 +3,7 @@ import type { CheckScope } from './check.js'
 import { crawl, idsOf, type Crawl, type Json } from '../client/crawl.js'
 import { describeIdDifference, mismatch } from './expectations.js'
 import { describeRequest, type QueryValue } from '../client/http.js'
-import { partialNote, PERSONA_PAGE, PERSONA_PAGES } from './reference-sets.js'
+import { partialNote, readingPages } from './reference-sets.js'
 
 /** How the filter checks compare a filtered list with the unfiltered one, and find terms to search for. */
 
@@ -26,10 +26,10 @@ export async function expectExactly(
 ): Promise<void> {
   const { ctx } = scope
   // Without a whole reference nothing can be cross-checked: two pages show whether the records match.
-  const maxPages = reference.complete ? PERSONA_PAGES : 2
+  const { pageSize, maxPages } = await readingPages(ctx, 'personas')
   const filtered = await crawl(ctx, (offset, limit) => listPersonas(ctx, { ...query, limit, offset }), {
-    pageSize: PERSONA_PAGE,
-    maxPages,
+    pageSize,
+    maxPages: reference.complete ? maxPages : 2,
   })
   if (filtered.problem) return scope.fail(filtered.problem)
   const first = filtered.pages[0]!

@@ -16,6 +16,7 @@ import { type Crawl, isRecord, type Json } from '../client/crawl.js'
 import type { ApiAnswer } from '../client/http.js'
 import { listPersonas } from '../client/api.js'
 import { rulesReference } from './reference-sets.js'
+import { pageLimit } from '../drift/list-bounds.js'
 
 /**
  * Filters: team scope, intents, is_preset, search, and all three together, cross-checked against the unfiltered set;
@@ -145,7 +146,8 @@ export const filterChecks: Check[] = [
 async function expectOmittedTeamScoped(scope: CheckScope, reference: Crawl): Promise<void> {
   const { ctx } = scope
   const teamId = ctx.ids.teamId
-  const answer = await ctx.send(listPersonas(ctx, { team_id: undefined, limit: 100 }))
+  const limit = await pageLimit(ctx, 'personas', 100)
+  const answer = await ctx.send(listPersonas(ctx, { team_id: undefined, limit }))
   const page = answer.json as { results?: unknown; total?: unknown } | undefined
   if (answer.status !== 200 || !Array.isArray(page?.results)) return
   const results = (page.results as unknown[]).filter(isRecord)

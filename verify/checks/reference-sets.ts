@@ -2,24 +2,35 @@ import { listPersonas, listRules } from '../client/api.js'
 import type { VerifyContext } from '../context.js'
 import { crawl, type Crawl } from '../client/crawl.js'
 import { rulesPaging } from '../profile/rules-paging.js'
+import { pageLimit, type ListName } from '../drift/list-bounds.js'
 
 /**
  * The unfiltered sets the checks compare with, each read once per run and bounded: up to
  * 1000 personas (10 pages of the largest limit) and 3000 rules. Larger sets are checked on
  * what was read, and the checks say so.
  */
-export const PERSONA_PAGE = 100
-export const PERSONA_PAGES = 10
-const RULE_PAGE = 1000
-const RULE_PAGES = 3
+const PERSONA_RECORDS = 1000
+const RULE_RECORDS = 3000
+/** A server with a tiny maximum limit would need many pages: past this many, the rest is not read. */
+const MOST_PAGES = 50
+
+/**
+ * How a whole list is read: pages of the description's maximum limit (100 personas, 1000 rules), or of the
+ * server's own maximum when it keeps a lower one (a finding of its own check), never more than 50 pages.
+ */
+export async function readingPages(
+  ctx: VerifyContext,
+  list: ListName,
+): Promise<{ pageSize: number; maxPages: number }> {
+  const [wanted, records] = list === 'personas' ? [100, PERSONA_RECORDS] : [1000, RULE_RECORDS]
+  const pageSize = await pageLimit(ctx, list, wanted)
+  return { pageSize, maxPages: Math.min(MOST_PAGES, Math.ceil(records / pageSize)) }
+}
 
 /** The team's personas, unfiltered, in the server's order. */
 export function personaReference(ctx: VerifyContext): Promise<Crawl> {
-  return ctx.memo('personas', () =>
-    crawl(ctx, (offset, limit) => listPersonas(ctx, { limit, offset }), {
-      pageSize: PERSONA_PAGE,
-      maxPages: PERSONA_PAGES,
-    }),
+  return ctx.memo('personas', async () =>
+    crawl(ctx, (offset, limit) => listPersonas(ctx, { limit, offset }), await readingPages(ctx, 'personas')),
   )
 }
 
@@ -27,10 +38,7 @@ export function personaReference(ctx: VerifyContext): Promise<Crawl> {
 export function rulesReference(ctx: VerifyContext): Promise<Crawl> {
   return ctx.memo('rules', async () => {
     const paging = await rulesPaging(ctx)
-    return crawl(ctx, (offset, limit) => listRules(ctx, paging, { limit, offset }), {
-      pageSize: RULE_PAGE,
-      maxPages: RULE_PAGES,
-    })
+    return crawl(ctx, (offset, limit) => listRules(ctx, paging, { limit, offset }), await readingPages(ctx, 'rules'))
   })
 }
 

@@ -5,6 +5,7 @@ import { expectPage, expectValidationError, mismatch } from './expectations.js'
 import { rulesReference } from './reference-sets.js'
 import { rulesPaging, type DetectedRulesPaging } from '../profile/rules-paging.js'
 import { expectConcatenation } from './concatenation.js'
+import { pageLimit } from '../drift/list-bounds.js'
 
 const SMALL_PAGE = 37
 const SMALL_PAGES = 20
@@ -37,20 +38,22 @@ export const rulesPagingChecks: Check[] = [
       const baseline = await rulesBaseline(scope)
       if (!baseline) return
       const { ctx } = scope
+      // A server whose maximum is below 37 (a finding of paging.rules-bounds) is paged by its maximum.
+      const pageSize = await pageLimit(ctx, 'rules', SMALL_PAGE)
       const pages = await crawl(ctx, (offset, limit) => listRules(ctx, baseline.paging, { limit, offset }), {
-        pageSize: SMALL_PAGE,
+        pageSize,
         maxPages: SMALL_PAGES,
       })
       if (pages.problem) return scope.fail(pages.problem)
       pages.pages.forEach(({ answer, page }, index) => {
-        const expected = Math.max(0, Math.min(SMALL_PAGE, baseline.total - index * SMALL_PAGE))
+        const expected = Math.max(0, Math.min(pageSize, baseline.total - index * pageSize))
         scope.expect(page.total === baseline.total, mismatch(answer, `total ${baseline.total}`, `total ${page.total}`))
         scope.expect(
           page.results.length === expected,
           mismatch(answer, `${expected} rules`, `${page.results.length} rules`),
         )
       })
-      expectConcatenation(scope, baseline.reference, pages, `rules pages of ${SMALL_PAGE}`)
+      expectConcatenation(scope, baseline.reference, pages, `rules pages of ${pageSize}`)
       if (baseline.reference.complete) await expectOffsetAlone(scope, baseline)
     },
   },
@@ -62,8 +65,9 @@ export const rulesPagingChecks: Check[] = [
     async run(scope) {
       const baseline = await rulesBaseline(scope)
       if (!baseline) return
+      const limit = await pageLimit(scope.ctx, 'rules', 10)
       for (const offset of [baseline.total, baseline.total + 25]) {
-        const answer = await scope.ctx.send(listRules(scope.ctx, baseline.paging, { limit: 10, offset }))
+        const answer = await scope.ctx.send(listRules(scope.ctx, baseline.paging, { limit, offset }))
         const page = expectPage(scope, answer)
         if (page)
           scope.expect(

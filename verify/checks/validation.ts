@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { bulkAdd, listPersonas, listRules } from '../client/api.js'
-import { learnBounds, MOCK_BOUNDS } from '../drift/bounds.js'
+import { MOCK_BOUNDS } from '../drift/bounds.js'
 import { NOT_A_STRING } from './bulk-probes.js'
+import { bulkLimitsCheck } from './bulk-limits.js'
 import type { Check } from './check.js'
 import type { VerifyContext } from '../context.js'
 import { expectValidationError, mismatch, type Loc } from './expectations.js'
-import { requestLine, type ApiAnswer } from '../client/http.js'
+import { describeAnswer, requestLine, type ApiAnswer } from '../client/http.js'
+import { limitProbes } from '../drift/list-bounds.js'
 import { rulesPaging } from '../profile/rules-paging.js'
 
 /**
@@ -34,8 +36,19 @@ export const validationChecks: Check[] = [
   {
     id: 'validation.limit-range',
     kind: 'contract',
-    description: 'a limit of 0, 101 or "abc" gives 422 with a detail entry at ["query","limit"]',
+    description: 'a limit of 100 is taken; 0, 101 or "abc" gives 422 with a detail entry at ["query","limit"]',
     async run(scope) {
+      // The description's range is 1 to 100: a server keeping a lower maximum refuses what the mock takes. This is
+      // the one check that judges it; the others page with the server's maximum (drift/list-bounds.ts).
+      const probes = await limitProbes(scope.ctx, 'personas')
+      if (probes && !probes.edge.taken)
+        scope.fail(
+          mismatch(
+            probes.edge.answer,
+            `a page: the description's limit range is 1 to ${MOCK_BOUNDS.personasLimitMax}, and the mock takes ${MOCK_BOUNDS.personasLimitMax}`,
+            `${describeAnswer(probes.edge.answer)}${probes.enforced ? ` (the server takes at most ${probes.enforced.value})` : ''}`,
+          ),
+        )
       for (const limit of ['0', '101', 'abc'])
         expectValidationError(scope, await scope.ctx.send(listPersonas(scope.ctx, { limit })), ['query', 'limit'])
     },
@@ -84,36 +97,7 @@ export const validationChecks: Check[] = [
       expectValidationError(scope, answer, BAD_ITEM.loc)
     },
   },
-  {
-    id: 'validation.bulk-limits',
-    kind: 'contract',
-    description: `the bulk add takes what the mock takes: ${MOCK_BOUNDS.bulkMaxItems} values, a value of ${MOCK_BOUNDS.valueMaxLength} characters, or declares the tighter bound it keeps (a profile finding)`,
-    // Bodies of 1000 values and of a 255-character value: a server may write them (see bulk-probes.ts).
-    needs: ['admin token', 'writes'],
-    async run(scope) {
-      const { probes: all, learned } = await learnBounds(scope.ctx)
-      for (const name of ['bulkMaxItems', 'valueMaxLength'] as const) {
-        const probes = all[name]
-        const bound = learned[name]?.value
-        if (!probes) scope.note(`${name}: the probes got no clear answer (neither 404 nor 422)`)
-        else if (probes.edge.taken) continue
-        // The description leaves these bounds open: a tighter one the server declares is a profile finding,
-        // since the profile written (`bounds.<name>`) aligns the mock. A refused edge the profile cannot
-        // express (no bound declared below it) still breaks a frontend built against the mock.
-        else if (typeof bound === 'number' && bound < MOCK_BOUNDS[name])
-          scope.warn(
-            `${requestLine(probes.edge.answer.request)} answered ${probes.edge.answer.status}: the server keeps a tighter bound than the mock's ${MOCK_BOUNDS[name]} (a profile finding: bounds.${name}: ${bound} in the profile aligns the mock)`,
-          )
-        else
-          scope.fail(
-            mismatch(
-              probes.edge.answer,
-              'not a 422: the mock takes it (a server may be more lenient, or declare a tighter bound the profile takes)',
-            ),
-          )
-      }
-    },
-  },
+  bulkLimitsCheck,
 ]
 
 /** The UUID message tells pydantic 2.12 from 2.13 (`profile.pydantic`). */

@@ -99,7 +99,7 @@ export function lenientBulkList(): RequestHandler[] {
 }
 
 /** A change to the mock's /openapi.json, as a real FastAPI + pydantic 2 server of the description writes it. */
-const documented = (change: (document: Json) => void): RequestHandler[] => [
+export const documented = (change: (document: Json) => void): RequestHandler[] => [
   rewrite('get', OPENAPI, (document) => {
     change(document)
     return document
@@ -138,43 +138,3 @@ export const optionalRuleFields = (): RequestHandler[] =>
       rule.required = rule.required.filter((name: string) => name !== field)
     }
   })
-
-/**
- * A tighter bulk cap and value length than the mock's (`values: List[Item] = Field(max_length=500)`, `value: str =
- * Field(max_length=100)`), declared and enforced as pydantic 2 does. The maximum of a bulk add is "not shown".
- */
-export const TIGHTER_BOUNDS = { bulkMaxItems: 500, valueMaxLength: 100 }
-export function tighterBulkBounds(): RequestHandler[] {
-  const { bulkMaxItems, valueMaxLength } = TIGHTER_BOUNDS
-  return [
-    ...documented((document) => {
-      const { schemas } = document.components
-      schemas.BulkAddValues.properties.values.maxItems = bulkMaxItems
-      schemas.DemographicValueCreate.properties.value.maxLength = valueMaxLength
-    }),
-    override('post', BULK, async (request) => {
-      const values = (await bodyOf(request))?.values
-      if (!Array.isArray(values)) return undefined
-      const refuse = (entry: Json) => HttpResponse.json({ detail: [entry] }, { status: 422 })
-      if (values.length > bulkMaxItems)
-        return refuse({
-          type: 'too_long',
-          loc: ['body', 'values'],
-          msg: `List should have at most ${bulkMaxItems} items after validation, not ${values.length}`,
-          input: values,
-          ctx: { field_type: 'List', max_length: bulkMaxItems, actual_length: values.length },
-        })
-      const long = values.findIndex(
-        (item: Json) => typeof item?.value === 'string' && item.value.length > valueMaxLength,
-      )
-      if (long < 0) return undefined
-      return refuse({
-        type: 'string_too_long',
-        loc: ['body', 'values', long, 'value'],
-        msg: `String should have at most ${valueMaxLength} characters`,
-        input: values[long].value,
-        ctx: { max_length: valueMaxLength },
-      })
-    }),
-  ]
-}
