@@ -114,8 +114,8 @@ export function resolveCoreConfig(options: CoreConfigOptions): CoreConfig {
     base: baseUrl === '*' ? '*' : originOf(baseUrl),
     claim: options.claim ?? 'api',
     profile: resolveProfile(options.profile as ProfileOptions),
-    jwtSecret: options.jwtSecret ?? DEVELOPMENT_JWT_SECRET,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    jwtSecret: checkJwtSecret(options.jwtSecret ?? DEVELOPMENT_JWT_SECRET),
+    maxBodyBytes: checkMaxBodyBytes(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
     delayMs: checkDelay(options.delayMs ?? 0),
     control: options.control ?? true,
     controlGuard: options.controlGuard,
@@ -180,14 +180,47 @@ export function checkDelay(delayMs: number): number {
 }
 
 /**
+ * A `jwtSecret` option, checked: HS256 takes no empty key, and Web Crypto's refusal (`Zero-length key is not
+ * supported`) would come at the first token, naming no option.
+ * @throws RangeError for anything but a non-empty string
+ */
+export function checkJwtSecret(jwtSecret: string): string {
+  if (typeof jwtSecret === 'string' && jwtSecret.length > 0) return jwtSecret
+  throw new RangeError(
+    `jwtSecret must be a non-empty string, the HS256 secret tokens are signed with, got ${JSON.stringify(jwtSecret)}.`,
+  )
+}
+
+/** The largest `maxBodyBytes` (1 GiB), as the CLI's `--max-body-bytes` takes. */
+export const MAX_BODY_BYTES_LIMIT = 1024 * 1024 * 1024
+
+/**
+ * A `maxBodyBytes` option, checked: 0, a negative or a fraction would answer every body 413, and a string none.
+ * @throws RangeError for anything but an integer from 1 to {@link MAX_BODY_BYTES_LIMIT}
+ */
+export function checkMaxBodyBytes(maxBodyBytes: number): number {
+  if (Number.isInteger(maxBodyBytes) && maxBodyBytes >= 1 && maxBodyBytes <= MAX_BODY_BYTES_LIMIT) return maxBodyBytes
+  throw new RangeError(
+    `maxBodyBytes must be an integer from 1 to ${MAX_BODY_BYTES_LIMIT} (bytes), got ${JSON.stringify(maxBodyBytes)}.`,
+  )
+}
+
+/**
  * The origin of a `baseUrl` option, or an error that names the option: an absolute `http:` or `https:` URL is
- * what msw matches requests against.
- * @throws RangeError for anything else (`not a url`, `/v1`, `ftp://host`)
+ * what msw matches requests against, and the API answers at `/v1` under it. A path would be dropped without a
+ * word (the mock serves under no prefix), so one is refused; a trailing `/` is no path.
+ * @throws RangeError for anything else (`not a url`, `/v1`, `ftp://host`, `http://localhost/api`)
  */
 export function originOf(baseUrl: string): string {
   const url = httpUrl(baseUrl)
-  if (url) return url.origin
+  if (!url)
+    throw new RangeError(
+      `baseUrl must be an absolute http or https URL, such as http://localhost:3000, got ${JSON.stringify(baseUrl)}.`,
+    )
+  if (url.pathname === '/' && !url.search && !url.hash) return url.origin
   throw new RangeError(
-    `baseUrl must be an absolute http or https URL, such as http://localhost:3000, got ${JSON.stringify(baseUrl)}.`,
+    `baseUrl is the origin the API answers on (at /v1 under it), without a path: give ${JSON.stringify(url.origin)}, ` +
+      `got ${JSON.stringify(baseUrl)}. The mock serves under no path prefix; route a prefix such as /api to it with ` +
+      "your dev server's proxy, or give your client the origin.",
   )
 }

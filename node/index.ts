@@ -8,7 +8,8 @@ import { forwardHandlers } from './forward.js'
 import { forwardRoutes, type ForwardOptions, type ForwardTimeouts } from '../core/forward-routes.js'
 import { loadOpenApi, type OpenApiSource } from './openapi-source.js'
 import type { ServedDocument } from '../fastapi/served/document.js'
-import { originOf } from '../core/settings.js'
+import { checkJwtSecret, checkMaxBodyBytes, originOf } from '../core/settings.js'
+import { checkOptionNames } from '../core/option-names.js'
 
 export interface MockServerOptions extends Omit<MockOptions, 'openapi'> {
   /** The origin the mocked API answers on; every path of it is the API. @default 'http://localhost' */
@@ -33,6 +34,46 @@ export interface MockServerOptions extends Omit<MockOptions, 'openapi'> {
 
 /** Whether a mock server of this module intercepts fetch right now (only one may). */
 let listening = false
+
+/** Every option `createMockServer` takes. */
+const OPTION_NAMES = [
+  'seed',
+  'personasPerTeam',
+  'profile',
+  'jwtSecret',
+  'scenario',
+  'scenarios',
+  'openapi',
+  'baseUrl',
+  'maxBodyBytes',
+  'onUnhandledRequest',
+  'forward',
+  'forwardTimeouts',
+] as const satisfies ReadonlyArray<keyof MockServerOptions>
+
+/** Fails the type check when an option is added to {@link MockServerOptions} but not to the list above. */
+type Unlisted = Exclude<keyof MockServerOptions, (typeof OPTION_NAMES)[number]>
+const everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true
+
+const UNHANDLED_STRATEGIES: readonly UnhandledRequestStrategy[] = ['error', 'warn', 'bypass']
+
+/**
+ * The options, checked before the world is seeded: a mistake is refused with a sentence naming the option, where
+ * it would otherwise be ignored or fail later (an empty secret at the first token, a bad strategy at the first
+ * unhandled request, a body limit of 0 as a 413 to every body).
+ */
+function checkOptions(options: MockServerOptions): void {
+  void everyOptionListed
+  checkOptionNames('createMockServer', options, OPTION_NAMES)
+  originOf(options.baseUrl ?? 'http://localhost')
+  if (options.jwtSecret !== undefined) checkJwtSecret(options.jwtSecret)
+  if (options.maxBodyBytes !== undefined) checkMaxBodyBytes(options.maxBodyBytes)
+  const strategy = options.onUnhandledRequest
+  if (strategy !== undefined && !UNHANDLED_STRATEGIES.includes(strategy))
+    throw new RangeError(
+      `onUnhandledRequest must be one of ${UNHANDLED_STRATEGIES.map((name) => `'${name}'`).join(', ')}, got ${JSON.stringify(strategy)}.`,
+    )
+}
 
 /**
  * The mock API in this process, for Node tests: `fetch` to `baseUrl` is answered by the
@@ -107,7 +148,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         'Call close() on it before creating a new one (msw patches the global fetch once per process).',
     )
   }
-  originOf(options.baseUrl ?? 'http://localhost') // refused before the world is seeded
+  checkOptions(options)
   const { openapi: source, ...rest } = options
   const openapi = source === undefined ? undefined : await loadOpenApi(source)
   const mock = new MockServer(await seedInstance(rest), { ...rest, openapi })

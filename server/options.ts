@@ -6,7 +6,10 @@ import type { Logger } from './logger.js'
 import type { ForwardTimeouts } from './proxy/forward.js'
 
 /** What `createMockApp` is given; server/settings.ts says what is taken where an option is left out. */
-export interface AppOptions extends InstanceOptions {
+/** What of an instance's options a server takes: its budget, snapshots and kept JSON are the server's to make. */
+type ServerInstanceOptions = Pick<InstanceOptions, 'seed' | 'personasPerTeam' | 'jwtSecret' | 'journalSize'>
+
+export interface AppOptions extends ServerInstanceOptions {
   profile?: ProfileOptions
   /** Milliseconds added before every API answer. */
   delayMs?: number
@@ -58,3 +61,36 @@ export interface ServerOptions extends AppOptions {
   /** Accept the public development JWT secret on a server bound beyond loopback. @default false */
   insecureDevSecret?: boolean
 }
+
+/** Every option `createMockApp` takes. */
+export const APP_OPTION_NAMES = [
+  'seed',
+  'personasPerTeam',
+  'jwtSecret',
+  'journalSize',
+  'profile',
+  'delayMs',
+  'maxBodyBytes',
+  'control',
+  'sessionLimit',
+  'maxMemoryBytes',
+  'allowOrigins',
+  'allowedHosts',
+  'controlToken',
+  'cors',
+  'logger',
+  'scenario',
+  'scenarios',
+  'forward',
+  'forwardTimeouts',
+  'openapi',
+] as const satisfies ReadonlyArray<keyof AppOptions>
+
+/** Every option `startServer` takes. */
+export const SERVER_OPTION_NAMES = [
+  ...APP_OPTION_NAMES,
+  'port',
+  'host',
+  'stateFile',
+  'insecureDevSecret',
+] as const satisfies ReadonlyArray<keyof ServerOptions>

@@ -8,7 +8,8 @@ import { checkControlToken, controlTokenFor, ownHostNames } from './exposure.js'
 import { forwardRoutes, type ForwardRoute } from '../core/forward-routes.js'
 import { defaultMemoryBudget } from './heap.js'
 import type { Logger } from './logger.js'
-import type { AppOptions, ServerOptions } from './options.js'
+import { APP_OPTION_NAMES, SERVER_OPTION_NAMES, type AppOptions, type ServerOptions } from './options.js'
+import { checkOptionNames } from '../core/option-names.js'
 import type { ForwardTimeouts } from './proxy/forward.js'
 
 export const DEFAULT_PORT = 4010
@@ -46,6 +47,8 @@ export interface ServerSettings extends AppSettings {
  * @throws Error for a server bound beyond loopback with the development JWT secret, unless told to accept it
  */
 export function resolveServerSettings(options: ServerOptions = {}): ServerSettings {
+  void everyOptionListed
+  checkOptionNames('startServer', options, SERVER_OPTION_NAMES)
   const host = options.host ?? DEFAULT_HOST
   const app = resolveAppWith(options, (jwtSecret) =>
     controlGuardOf(
@@ -56,11 +59,25 @@ export function resolveServerSettings(options: ServerOptions = {}): ServerSettin
   )
   if (options.stateFile?.trim() === '')
     throw new Error('--state-file is empty: name the file to keep the world in, or leave the option out to keep none.')
-  return { ...app, port: options.port ?? DEFAULT_PORT, host, stateFile: options.stateFile }
+  return { ...app, port: checkPort(options.port ?? DEFAULT_PORT), host, stateFile: options.stateFile }
+}
+
+/** Fails the type check when an option is added to {@link ServerOptions} but not to its list of names. */
+type Unlisted = Exclude<keyof ServerOptions, (typeof SERVER_OPTION_NAMES)[number]>
+const everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true
+
+/**
+ * A `port` option, checked: Node would take a numeric string, and fail on anything else deep in `listen`.
+ * @throws RangeError for anything but an integer from 0 (any free port) to 65535
+ */
+function checkPort(port: number): number {
+  if (Number.isInteger(port) && port >= 0 && port <= 65_535) return port
+  throw new RangeError(`port must be an integer from 0 (any free port) to 65535, got ${JSON.stringify(port)}.`)
 }
 
 /** The settings `createMockApp` runs with, from its options (an app does not know where it listens). */
 export function resolveAppSettings(options: AppOptions = {}): AppSettings {
+  checkOptionNames('createMockApp', options, APP_OPTION_NAMES)
   checkControlToken(options.controlToken)
   return resolveAppWith(options, () => controlGuardOf(options, options.allowedHosts ?? [], options.controlToken))
 }

@@ -1,4 +1,5 @@
 import type { Fixtures } from '../../factories/fixtures.js'
+import { checkJwtSecret } from '../settings.js'
 import { DEVELOPMENT_JWT_SECRET, mintToken, type TokenClaims } from '../../model/auth/tokens.js'
 import type { Builders, Creators } from '../../factories/build.js'
 import { checkWorldOptions, worldOptionsOver, type WorldOptions } from '../../factories/world.js'
@@ -172,6 +173,7 @@ export const scenarioRegistry = (options: MockOptions): ScenarioRegistry =>
  */
 export async function seedInstance(options: MockOptions): Promise<MockInstance> {
   resolveProfile(options.profile)
+  if (options.jwtSecret !== undefined) checkJwtSecret(options.jwtSecret)
   const scenarios = scenarioRegistry(options).resolve(options.scenario)
   const instance = await MockInstance.create({
     seed: options.seed,

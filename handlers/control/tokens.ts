@@ -1,11 +1,7 @@
-import { z } from 'zod'
-import { Claims } from '../../model/auth/claims.js'
-import { mintToken } from '../../model/auth/tokens.js'
+import { mintToken, TokenClaims } from '../../model/auth/tokens.js'
 import { jsonResponse } from '../../fastapi/http/responses.js'
 import { invalidBody, readJsonBody } from './body.js'
 import type { ControlRoute } from './route.js'
-
-const TokenBody = Claims.extend({ exp: z.number().nullable().optional() }).loose()
 
 /** Tokens signed with the server's secret, at the time of the request's world. */
 export const tokenRoutes = (secret: string): ControlRoute[] => [
@@ -14,7 +10,7 @@ export const tokenRoutes = (secret: string): ControlRoute[] => [
     path: '/tokens',
     description: 'signs the posted claims (sub required): {"token"}',
     answer: async ({ request, instance }) => {
-      const claims = TokenBody.safeParse(await readJsonBody(request))
+      const claims = TokenClaims.safeParse(await readJsonBody(request))
       if (!claims.success) throw invalidBody(claims.error)
       return jsonResponse(200, { token: await mintToken(claims.data, secret, instance.clock.nowSeconds()) })
     },

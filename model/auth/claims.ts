@@ -18,7 +18,6 @@ export const Claims = z.object({
 })
 
 export type Claims = z.output<typeof Claims>
-export type ClaimsInput = z.input<typeof Claims> & Record<string, unknown>
 
 /** The permission names the three operations check. */
 export const Permission = {

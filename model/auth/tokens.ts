@@ -1,7 +1,8 @@
 import { SignJWT } from 'jose'
+import { z } from 'zod'
 import { decodeJsonBody } from '../../fastapi/python/json-decode.js'
 import { PyDict, type PyValue } from '../../fastapi/python/value.js'
-import { type Claims, type ClaimsInput, claimsOf, isCurrent } from './claims.js'
+import { Claims, claimsOf, isCurrent } from './claims.js'
 
 /**
  * The development secret the mock signs and checks tokens with. It is not a secret in any
@@ -26,8 +27,11 @@ export const MAX_TOKEN_LENGTH = 256 * 1024
 const MAX_HEADER_DEPTH = 986
 const MAX_PAYLOAD_DEPTH = 988
 
-/** Claims to sign: `exp: null` signs a token that never expires. */
-export type TokenClaims = Omit<ClaimsInput, 'exp'> & { exp?: number | null }
+/** Claims to sign: the server's, `exp: null` for a token that never expires, and any other claim beside them. */
+export const TokenClaims = Claims.extend({ exp: z.number().nullable().optional() }).loose()
+// Not `Omit<z.input<typeof Claims> & Record<string, unknown>, 'exp'>`: omitting from a type with an index signature
+// keeps only the index signature, and `sub` would no longer be required.
+export type TokenClaims = z.input<typeof TokenClaims>
 
 /** Now in whole Unix seconds, as PyJWT reads the time: the default of every `now` below (a mock's clock passes its own). */
 const realNow = (): number => Math.floor(Date.now() / 1000)
@@ -42,12 +46,21 @@ export async function mintToken(
   secret: string = DEVELOPMENT_JWT_SECRET,
   now: number = realNow(),
 ): Promise<string> {
+  const checked = TokenClaims.safeParse(claims)
+  // A token without `sub` (or with a claim the server's model refuses) would only be refused by the API, with 401.
+  if (!checked.success)
+    throw new TypeError(`mintToken: these claims make a token the API refuses: ${issuesOf(checked.error)}`)
+  if (!secret) throw new RangeError('mintToken: the secret must be a non-empty string (HS256 takes no empty key).')
   const { exp = now + 86_400, ...rest } = claims
   const payload = { iat: now, ...rest, ...(exp === null ? {} : { exp }) }
   // jose takes only this realm's Uint8Array: under jsdom, TextEncoder is jsdom's and its bytes another realm's.
   const key = new Uint8Array(encoder.encode(secret))
   return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key)
 }
+
+/** A zod error as `path: message` for each issue. */
+const issuesOf = (error: z.ZodError): string =>
+  error.issues.map(({ path, message }) => `${path.join('.') || 'the claims'}: ${message}`).join('; ')
 
 /**
  * Checks a token as the server does: `jwt.decode(token, secret, algorithms=["HS256"],

@@ -82,7 +82,9 @@ it.each([
   ],
   [
     'permissions that are not a list',
-    async () => mock.mintToken({ ...readerClaims(), permissions: 'persona:read' as never }),
+    // Signed here: mintToken refuses claims the API would refuse.
+    async () =>
+      new SignJWT({ ...readerClaims(), permissions: 'persona:read' }).setProtectedHeader({ alg: 'HS256' }).sign(secret),
   ],
   ['an oversized token', async () => mock.mintToken({ ...readerClaims(), padding: 'x'.repeat(200_000) })],
 ])('refuses %s with 401 Could not validate credentials', async (_, token) => {
@@ -138,4 +140,33 @@ it('stops accepting a token the moment it expires, even after it was accepted', 
   // Any moment after `exp` (later is as good: load only delays the request): refused.
   while (Date.now() < exp * 1000 + 50) await new Promise((resolve) => setTimeout(resolve, exp * 1000 + 50 - Date.now()))
   expect(await answer(`Bearer ${token}`)).toEqual(INVALID)
+})
+
+it('refuses to mint a token the API would refuse, naming the claim, and types `sub` as required', async () => {
+  const { sub: _sub, ...withoutSub } = readerClaims()
+  // @ts-expect-error `sub` is required: a token without it is refused by the API with 401
+  await expect(mock.mintToken(withoutSub)).rejects.toThrow(
+    /^mintToken: these claims make a token the API refuses: sub: /,
+  )
+  await expect(mock.mintToken({ ...readerClaims(), permissions: 'persona:read' as never })).rejects.toThrow(
+    /permissions: /,
+  )
+  expect((await answer(`Bearer ${await mock.mintToken({ ...readerClaims(), extra: 1 })}`))[1]).toBe('ok')
+})
+
+it.each([
+  ['an empty jwtSecret', { jwtSecret: '' }, 'jwtSecret must be a non-empty string'],
+  ['an unknown option', { sed: 7 } as never, 'createMockServer: unknown option "sed"; the options are seed, '],
+  ['onUnhandledRequest "nope"', { onUnhandledRequest: 'nope' as never }, "onUnhandledRequest must be one of 'error'"],
+  ['maxBodyBytes 0', { maxBodyBytes: 0 }, 'maxBodyBytes must be an integer from 1 to 1073741824 (bytes), got 0.'],
+  ['maxBodyBytes 1.5', { maxBodyBytes: 1.5 }, 'maxBodyBytes must be an integer'],
+  ['maxBodyBytes "abc"', { maxBodyBytes: 'abc' as never }, 'maxBodyBytes must be an integer'],
+])('refuses %s at createMockServer, naming the option', async (_, options, message) => {
+  mock.close()
+  try {
+    await expect(createMockServer({ seed: 2, ...options })).rejects.toThrow(message)
+  } finally {
+    mock = await createMockServer({ seed: 2 })
+    api = client(mock)
+  }
 })
