@@ -115,7 +115,7 @@ const program = new Command('agent-console-mock')
 addTimeoutOptions(program)
   .addHelpText(
     'after',
-    '\nEnvironment: PORT (the port, when --port is not given), AGENT_CONSOLE_MOCK_JWT_SECRET (sign and check tokens with this secret instead of the development one).',
+    "\nEnvironment: PORT (the port, when --port is not given), AGENT_CONSOLE_MOCK_JWT_SECRET (sign and check tokens with this secret instead of the development one), AGENT_CONSOLE_MOCK_COMPACT_AT (compact the state file's log whenever it passes this many bytes).",
   )
   .action(async (options) => {
     const settleHeapGrowth = boundHeapGrowth()

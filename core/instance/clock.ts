@@ -98,13 +98,27 @@ export class Clock {
 /** A time as milliseconds since the epoch. */
 function toMs(time: ClockTime): number {
   const ms = time instanceof Date ? time.getTime() : typeof time === 'number' ? time : Date.parse(time)
-  if (!Number.isFinite(ms)) throw new RangeError(`Not a time: ${describeTime(time)}.`)
+  if (!Number.isFinite(ms) || (typeof time === 'string' && !dayExists(time)))
+    throw new RangeError(`Not a time: ${describeTime(time)}.`)
   if (ms < 0 || ms > LATEST_TIME_MS) {
     throw new RangeError(
       `The clock runs from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z (timestamps are non-negative), got ${describeTime(time)}.`,
     )
   }
   return ms
+}
+
+/**
+ * Whether the calendar day a date string starts with exists: `Date.parse` rolls `2030-02-30` over to March 2nd,
+ * a day the caller did not mean. A string not in that form is left to `Date.parse`.
+ */
+function dayExists(text: string): boolean {
+  const parts = /^\s*([+-]?\d{4,6})-(\d{2})-(\d{2})/.exec(text)
+  if (!parts) return true
+  const [year, month, day] = parts.slice(1).map(Number) as [number, number, number]
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }
 
 const describeTime = (time: ClockTime): string =>

@@ -94,7 +94,7 @@ function stored(world: World, name: CollectionName, records: readonly object[]):
  * collection's schema as it is stored.
  * @throws Error when the line is not a logged change, or a record does not fit
  */
-export async function replay(instance: MockInstance, json: string): Promise<void> {
+export async function replay(instance: MockInstance, json: string, ids: ReplayedIds = new Map()): Promise<void> {
   const decoded = decodeJsonBody(new TextEncoder().encode(json), STATE_JSON_DEPTH)
   const line = decoded.ok ? decoded.value : undefined
   const documented = DocumentedChange.safeParse(line instanceof PyDict ? toPlain(line, false) : undefined)
@@ -105,7 +105,26 @@ export async function replay(instance: MockInstance, json: string): Promise<void
   }
   if (!COLLECTION_NAMES.includes(change?.stored as never) || !Array.isArray(change.records))
     throw new Error('not a change of an agent-console-mock log')
+  refuseStoredTwice(instance.world, change.stored!, change.records, ids)
   await instance.world[change.stored!].createAll(change.records)
+}
+
+/** The ids of each collection as a replay goes: its records' at the first change of it, then each change's. */
+export type ReplayedIds = Map<CollectionName, Set<unknown>>
+
+/**
+ * Refuses a change that stores a record of an id the collection holds: a log line repeated (its checksum holds,
+ * and its flush number may too) would otherwise replay into a world that holds the record twice, which a
+ * restart from its snapshot then refuses.
+ */
+function refuseStoredTwice(world: World, name: CollectionName, records: readonly unknown[], replayed: ReplayedIds) {
+  let ids = replayed.get(name)
+  if (!ids) replayed.set(name, (ids = new Set(world[name].all().map((record) => record.id))))
+  for (const record of records) {
+    const id = (record as { id?: unknown }).id
+    if (ids.has(id)) throw new Error(`it stores ${name} ${JSON.stringify(id)} again: a line was repeated`)
+    ids.add(id)
+  }
 }
 
 /** A served document's collection as logged: its records are plain JSON objects, as a state file holds them. */

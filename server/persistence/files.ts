@@ -10,10 +10,24 @@ import { LogFile } from './wal.js'
 const MIN_LOG_BYTES = 1024 * 1024
 const MAX_LOG_BYTES = 256 * 1024 * 1024
 
-/** `AGENT_CONSOLE_MOCK_COMPACT_AT=<bytes>`: compact whenever the log passes this, whatever the snapshot (tests). */
-const fixedLimit = Number(process.env.AGENT_CONSOLE_MOCK_COMPACT_AT) || undefined
-const compactAt = (snapshotBytes: number) =>
-  fixedLimit ?? Math.max(MIN_LOG_BYTES, Math.min(4 * snapshotBytes, MAX_LOG_BYTES))
+const COMPACT_AT_VARIABLE = 'AGENT_CONSOLE_MOCK_COMPACT_AT'
+
+/**
+ * `AGENT_CONSOLE_MOCK_COMPACT_AT=<bytes>`: compact whenever the log passes this, whatever the snapshot (tests).
+ * @throws RangeError when it is set to anything but a whole number of bytes: ignored, it would leave the log to grow
+ *   to the default bound without a word
+ */
+function fixedLimit(): number | undefined {
+  const text = process.env[COMPACT_AT_VARIABLE]
+  if (text === undefined || text === '') return undefined
+  if (/^\d+$/.test(text) && Number(text) >= 1) return Number(text)
+  throw new RangeError(
+    `${COMPACT_AT_VARIABLE} must be a whole number of bytes, 1 or more, got ${JSON.stringify(text)}.`,
+  )
+}
+
+const compactAt = (limit: number | undefined, snapshotBytes: number) =>
+  limit ?? Math.max(MIN_LOG_BYTES, Math.min(4 * snapshotBytes, MAX_LOG_BYTES))
 
 /** The state file as last written: its name in the log, and its size (the log is compacted past it). */
 export interface Snapshot {
@@ -32,6 +46,8 @@ export class StateFiles {
   /** A snapshot was asked for (a compaction, a flush); one failed before or during its rename. */
   #requested = false
   #halfway = false
+  /** Read as the files are opened: a bad value stops the start, before anything is written. */
+  readonly #fixedLimit = fixedLimit()
 
   constructor(
     private readonly path: string,
@@ -70,7 +86,7 @@ export class StateFiles {
   /** Appends one flush's changes to the log; resolves once they are on disk. */
   async append(jsons: readonly string[]): Promise<void> {
     await this.#log!.append(jsons)
-    if (this.#log!.size > compactAt(this.#snapshot!.bytes)) this.#requested = true
+    if (this.#log!.size > compactAt(this.#fixedLimit, this.#snapshot!.bytes)) this.#requested = true
   }
 
   /**

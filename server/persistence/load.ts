@@ -3,7 +3,7 @@ import { access, readFile, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { StateError } from '../../model/state/index.js'
-import { replay } from './changes.js'
+import { replay, type ReplayedIds } from './changes.js'
 import { refuseUnlessRegular } from './regular-file.js'
 import { digest, type LogContents, LogDamaged, readLog } from './wal-read.js'
 
@@ -78,9 +78,12 @@ async function loadAndReplay(path: string, logPath: string, instance: MockInstan
   }
   const torn = log?.torn ?? 0
   if (!bytes) {
-    if (log?.changes.length)
+    // A log is started only once its state file is written: one that names a state (its header) follows a state
+    // file that was there, and starting from the seeded world would drop that state without a word.
+    if (log?.changes.length || log?.base !== undefined)
       throw new Error(
-        `${logPath} holds ${log.changes.length} changes, but ${path}, the state they follow, is missing. ` +
+        `${logPath} ${log.changes.length ? `holds ${log.changes.length} changes, but` : 'follows'} ${path}, ` +
+          `${log.changes.length ? 'the state they follow, ' : 'which '}is missing. ` +
           `${UNTOUCHED}: restore ${path}, or remove ${logPath} to start from the seeded world.`,
       )
     return { replayed: 0, torn }
@@ -106,8 +109,9 @@ async function loadAndReplay(path: string, logPath: string, instance: MockInstan
         `or remove ${logPath} to start from ${path} as it is.`,
     )
   }
+  const ids: ReplayedIds = new Map()
   for (const [index, json] of log.changes.entries()) {
-    await replay(instance, json).catch((error: Error) => {
+    await replay(instance, json, ids).catch((error: Error) => {
       throw new Error(
         `${logPath} is damaged: change ${index + 1}: ${error.message}. ${UNTOUCHED}: repair or remove it.`,
       )

@@ -124,6 +124,10 @@ it(
     const badProfile = run(['--profile', profile])
     expect(badProfile.status).toBe(1)
     expect(badProfile.stderr).toContain('timestampUnit')
+    const state = join(folder, 'compact-at', 'state.json')
+    const badCompactAt = run(['--port', '0', '--state-file', state], { AGENT_CONSOLE_MOCK_COMPACT_AT: 'abc' })
+    expect(badCompactAt.status).toBe(1)
+    expect(badCompactAt.stderr).toContain('AGENT_CONSOLE_MOCK_COMPACT_AT must be a whole number of bytes')
   },
   CLI_TEST_TIMEOUT_MS,
 )

@@ -100,3 +100,11 @@ it(
   },
   TIMEOUT_MS,
 )
+
+it.each(['abc', '1.5', '-1'])('refuses --anonymise %s as --seed refuses it, writing nothing', async (seed) => {
+  const out = join(folder, `refused-${seed}.json`)
+  const refused = await importCli([...ids, '--from', source.url, '--out', out, '--anonymise', seed], 'token')
+  expect(refused.code).toBe(2)
+  expect(refused.stderr).toContain('--anonymise must be an integer from 0 to 9007199254740991')
+  expect(() => readFileSync(out)).toThrow()
+})

@@ -47,11 +47,13 @@ it('runs on from a time set without freezing, and from where a frozen clock resu
 it('refuses times it cannot keep, and going back by advancing', () => {
   mock.clock.freeze(NOW)
   expect(() => mock.clock.set('not a date')).toThrow('Not a time: "not a date".')
+  expect(() => mock.clock.set('2030-02-29')).toThrow('Not a time: "2030-02-29".')
   expect(() => mock.clock.set(-1)).toThrow(RangeError)
   expect(() => mock.clock.set('+010000-01-01T00:00:00Z')).toThrow(/9999/)
   expect(() => mock.clock.advance(-1)).toThrow('non-negative')
   expect(() => mock.clock.advance(Number.NaN)).toThrow(RangeError)
   expect(mock.clock.now().toISOString()).toBe(NOW)
+  expect(mock.clock.set('2028-02-29T12:00:00Z').state().now, 'a leap day exists').toBe('2028-02-29T12:00:00.000Z')
 })
 
 it('goes back to real time, running, on a reset', async () => {

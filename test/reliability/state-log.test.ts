@@ -100,6 +100,19 @@ it('refuses a log damaged before its last flush, and leaves both files as they w
   expect(readFileSync(path, 'utf8')).toBe(snapshot)
 })
 
+it('refuses a log with a line repeated inside its flush, which would store a record twice', async () => {
+  const lines = log.split('\n')
+  // Its checksum and flush number hold: only the record's id shows the repeat (it started, then its snapshot failed).
+  lines.splice(3, 0, lines[2]!)
+  const path = files('repeated', snapshot, lines.join('\n'))
+  await expect(startTestServer({ stateFile: path })).rejects.toThrow(
+    new RegExp(
+      `^${path}\\.log is damaged: change 3: it stores values "[0-9a-f-]{36}" again: a line was repeated\\. It was left untouched`,
+    ),
+  )
+  expect(readFileSync(`${path}.log`, 'utf8')).toBe(lines.join('\n'))
+})
+
 it('refuses a log whose answered flushes are damaged, or converted to CRLF, and leaves both files as they were', async () => {
   // `sed -i '3,6s/"stored"/"storeD"/'`: the lines of four flushes, each answered before the next.
   const storeD = log
@@ -150,6 +163,11 @@ it('refuses a log that follows another state file, or none; ignores one a finish
   const orphan = files('orphan', undefined, log)
   await expect(startTestServer({ stateFile: orphan })).rejects.toThrow(
     `${orphan}.log holds 5 changes, but ${orphan}, the state they follow, is missing.`,
+  )
+  // A clean stop leaves the header alone: the state file it names is gone, not never written (it started silently).
+  const headerOnly = files('orphan-header', undefined, `${header}\n`)
+  await expect(startTestServer({ stateFile: headerOnly })).rejects.toThrow(
+    `${headerOnly}.log follows ${headerOnly}, which is missing. It was left untouched: restore ${headerOnly}`,
   )
   // A kill between a compaction's rename and the log's new start: the log names the new snapshot.
   await running.persistence!.flush()

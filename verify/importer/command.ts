@@ -50,7 +50,11 @@ export function registerImportCommand(program: Command, io: Partial<ImportComman
       .option('--policy-id <id...>', 'policies whose rules to read (the API cannot list policies)')
       .option('--dimension-id <id...>', 'dimensions to create, without values (the API cannot read them)')
       .option('--out <file>', '(required) the state file to write')
-      .option('--anonymise [seed]', 'replace names and free text by fakes of this seed (default 1)')
+      .option(
+        '--anonymise [seed]',
+        'replace names and free text by fakes of this seed (default 1)',
+        integer('--anonymise', 0, Number.MAX_SAFE_INTEGER),
+      )
       .option(
         '--max-records <n>',
         'read at most this many records in all; past it the import is cut',

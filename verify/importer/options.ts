@@ -11,7 +11,7 @@ export interface CommandOptions {
   policyId?: string[]
   dimensionId?: string[]
   out?: string
-  anonymise?: string | boolean
+  anonymise?: number | boolean
   maxRecords: number
   pageSize: number
   profile?: string
