@@ -152,7 +152,9 @@ async function runVerify(options: CommandOptions, io: VerifyCommandIo): Promise<
   try {
     report = options.replay ? await replayOf(options) : await verifyOf(options)
   } catch (error) {
-    io.stderr(`agent-console-mock verify: ${(error as Error).message}\n`)
+    // The library's errors name its options (`baseUrl`); on the command line they are flags.
+    const message = (error as Error).message.replace(/^baseUrl\b/, '--base-url')
+    io.stderr(`agent-console-mock verify: ${message}\n`)
     return io.exit(2)
   }
   await writeOutputs(report, options, io)

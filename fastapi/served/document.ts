@@ -54,6 +54,12 @@ export class ServedDocument {
    * @throws DocumentError when it is not an OpenAPI 3.0 or 3.1 document, or a reference leads nowhere
    */
   constructor(raw: unknown) {
+    if (typeof raw === 'string' || raw instanceof URL)
+      throw new DocumentError(
+        `The OpenAPI document must be the parsed JSON object, got ${JSON.stringify(String(raw))}: here it is not read ` +
+          'from a file or URL (createMockServer, the Vite plugin and --openapi read one), so give ' +
+          'JSON.parse(readFileSync(path, "utf8")).',
+      )
     if (!isObject(raw)) throw new DocumentError('The OpenAPI document must be a JSON object.')
     const version = typeof raw.openapi === 'string' ? /^3\.([01])\./.exec(raw.openapi) : null
     if (!version)

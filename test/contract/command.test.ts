@@ -120,6 +120,19 @@ it('exits 2 with a clear message when the server cannot be reached', async () =>
   )
 })
 
+it('names its flags, not the library options, and the file --replay could not read', async () => {
+  const notUrl = await run('--base-url', 'notaurl', '--token', 't')
+  expect([notUrl.exitCode, notUrl.stderr]).toEqual([
+    2,
+    'agent-console-mock verify: --base-url must be an http(s) URL, not "notaurl"\n',
+  ])
+  const missing = await run('--base-url', 'http://127.0.0.1:9', '--replay', 'no-such-contract.json')
+  expect(missing.exitCode).toBe(2)
+  expect(missing.stderr).toMatch(
+    /^agent-console-mock verify: cannot read the contract to replay, --replay no-such-contract\.json: ENOENT[^\n]*Give a file saved from GET \/__mock\/contract/,
+  )
+})
+
 it('explains itself with --help and refuses an unknown format', async () => {
   const ended = (thrown: { commander: { code: string } }) => thrown.commander.code
   expect(await run('--help').catch(ended)).toBe('commander.helpDisplayed')

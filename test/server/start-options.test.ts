@@ -18,3 +18,9 @@ it.each([
 it('refuses an option createMockApp does not take, though startServer does', async () => {
   await expect(createMockApp({ port: 0 } as never)).rejects.toThrow('createMockApp: unknown option "port"')
 })
+
+it('says that startServer takes the OpenAPI document itself, not its path', async () => {
+  await expect(startServer({ port: 0, openapi: './openapi.json' as never })).rejects.toThrow(
+    'The OpenAPI document must be the parsed JSON object, got "./openapi.json": here it is not read from a file or URL',
+  )
+})

@@ -35,13 +35,25 @@ function pairs(option: string, values: readonly string[] = []): Record<string, s
 const defined = (entries: Array<[string, string | undefined]>): Record<string, string> =>
   Object.fromEntries(entries.filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''))
 
+/** The contract file's text. @throws Error naming the file as `--replay`'s, and what to give instead */
+async function readContractFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    throw new Error(
+      `cannot read the contract to replay, --replay ${path}: ${(error as Error).message}. Give a file saved from ` +
+        'GET /__mock/contract (or written by a test run).',
+    )
+  }
+}
+
 /**
  * Replays a recorded contract file with the ids and tokens the options give: verify's own options name the
  * fixtures the mock's references stand for (`--team-id` is `team 0`, ...), `--ref` and `--role-token` the rest.
  * @throws ContractFileError for a file that is not a recorded contract
  */
 export async function runReplay(options: ReplayCommandOptions): Promise<Report> {
-  const contract = parseContract(await readFile(options.replay, 'utf8'))
+  const contract = parseContract(await readContractFile(options.replay))
   const references = {
     ...defined([
       ['team 0', options.teamId],
