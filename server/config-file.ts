@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { rm, writeFile, readFile } from 'node:fs/promises'
 import nodeModule, { createRequire } from 'node:module'
 import { basename, dirname, extname, join, resolve } from 'node:path'
@@ -40,8 +41,18 @@ async function importModule(path: string, shown = path): Promise<ConfigModule> {
   try {
     return (await import(pathToFileURL(path).href)) as ConfigModule
   } catch (error) {
-    throw new Error(`cannot load ${shown}: ${(error as Error).message}`)
+    const place = error instanceof SyntaxError && shown === path ? syntaxErrorPlace(path) : ''
+    throw new Error(`cannot load ${shown}${place}: ${(error as Error).message}`)
   }
+}
+
+/**
+ * `:line:column` of a JavaScript file's syntax error, as `node --check` shows it (`<file>:3`, the source line, a
+ * caret): an `import()` that fails to parse says what, but not where. '' when it says neither.
+ */
+function syntaxErrorPlace(path: string): string {
+  const { stderr } = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8', timeout: 10_000 })
+  return stderr?.startsWith(`${path}:`) ? positionOf({ stack: stderr.slice(path.length) } as Error) : ''
 }
 
 async function importTypeScript(path: string): Promise<ConfigModule> {

@@ -207,6 +207,12 @@ it(
     const broken = await runCli(['--port', '0', '--config', syntax])
     expect(broken.code).toBe(1)
     expect(broken.output).toContain(`${syntax}:2:44: Expression expected.`)
+    // JavaScript is imported as it is, and import() says what is wrong but not where: the place is node --check's.
+    const jsSyntax = join(project, 'broken.config.mjs')
+    writeFileSync(jsSyntax, 'export const scenarios = [\n  { name: "x" ]\n')
+    const brokenJs = await runCli(['--port', '0', '--config', jsSyntax])
+    expect(brokenJs.code).toBe(1)
+    expect(brokenJs.output).toContain(`cannot load ${jsSyntax}:2:15: Unexpected token ']'`)
 
     const empty = join(project, 'empty.config.mjs')
     writeFileSync(empty, 'export const nothing = 1\n')
