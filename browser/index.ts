@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'msw'
-import { setupWorker, type SetupWorker } from 'msw/browser'
+import type { SetupWorker } from 'msw/browser'
+import { setupWorkerInThePage } from './page-only.js'
 import type { WorldOptions } from '../factories/world.js'
 import { createHandlers } from '../handlers/index.js'
 import { MockHandle, seedInstance, type MockOptions } from '../core/instance/handle.js'
@@ -44,7 +45,8 @@ export class MockWorker extends MockHandle {
   ) {
     super(instance, options)
     const { profile, jwtSecret } = this
-    this.worker = setupWorker(
+    this.worker = setupWorkerInThePage(
+      'browser',
       ...createHandlers({
         instance,
         profile,

@@ -18,12 +18,37 @@ export interface WorkerStart {
   quiet: boolean
 }
 
-/** Starts `worker`, passing on what no handler answers without a word, under the name its msw reads. */
-export function startPassingOn(worker: SetupWorker, { url, quiet }: WorkerStart): ReturnType<SetupWorker['start']> {
+/**
+ * Starts `worker`, passing on what no handler answers without a word, under the name its msw reads.
+ * @throws Error saying how to serve the worker script when msw cannot register it (msw's error is the cause)
+ */
+export async function startPassingOn(worker: SetupWorker, { url, quiet }: WorkerStart): Promise<StartResult> {
   const bypass = 'bypass' as const
   const unhandled = readsUnhandledFrame(worker) ? { onUnhandledFrame: bypass } : { onUnhandledRequest: bypass }
-  // Typed against one major's options: the other major's name is right at run time, not known to tsc.
-  return worker.start({ serviceWorker: { url }, quiet, ...unhandled } as StartOptions)
+  try {
+    // Typed against one major's options: the other major's name is right at run time, not known to tsc.
+    return await worker.start({ serviceWorker: { url }, quiet, ...unhandled } as StartOptions)
+  } catch (error) {
+    throw registrationFailed(error, url)
+  }
+}
+
+type StartResult = Awaited<ReturnType<SetupWorker['start']>>
+
+/**
+ * msw's refusal to register its worker, with what to do: where no worker script is served, a dev server answers
+ * its HTML page instead, and msw only says that the browser refused the MIME type (`text/html`) or found a 404.
+ * Any other error is msw's as it was.
+ */
+function registrationFailed(error: unknown, url: string): unknown {
+  if (!(error instanceof Error) || !/register/i.test(error.message)) return error
+  return new Error(
+    `agent-console-mock: msw's service worker could not be registered from ${url}: serve msw's worker script ` +
+      "there, with mockServiceWorker() from 'agent-console-mock/vite' in the Vite (or Vitest) config's plugins, " +
+      'or by running `npx msw init <public dir>` (again after upgrading msw); or give serviceWorkerUrl where it is ' +
+      `served. msw said: ${error.message}`,
+    { cause: error },
+  )
 }
 
 /**

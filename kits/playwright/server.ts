@@ -88,7 +88,8 @@ export class ServerMock {
     if (this.controlToken !== undefined) headers['x-mock-control-token'] = this.controlToken
     if (body !== undefined) headers['content-type'] = 'application/json'
     const url = `${this.session.baseUrl}/__mock${path}`
-    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }
+    const response = await fetchFromServer(this.session.serverUrl, url, init)
     const text = await response.text()
     if (response.status >= 400) throw new Error(`${method} ${url} answered ${response.status}: ${text}`)
     return text === '' ? undefined : JSON.parse(text)
@@ -98,9 +99,45 @@ export class ServerMock {
   readonly drop = async (): Promise<void> => {
     const headers = this.controlToken === undefined ? undefined : { 'x-mock-control-token': this.controlToken }
     const url = `${this.session.serverUrl}/__mock/sessions/${this.session.key}`
-    const response = await fetch(url, { method: 'DELETE', headers })
+    const response = await fetchFromServer(this.session.serverUrl, url, { method: 'DELETE', headers })
     await response.body?.cancel()
     if (response.status !== 204 && response.status !== 404) throw new Error(`DELETE ${url} answered ${response.status}`)
+  }
+}
+
+/**
+ * `fetch` to the standalone server. When nothing answers there (no server started, another port), undici's
+ * `TypeError: fetch failed` names neither the option nor what to do: this says both, with undici's error as the
+ * cause.
+ */
+async function fetchFromServer(serverUrl: string, url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init)
+  } catch (error) {
+    throw new Error(noServerAt(serverUrl, error), { cause: error })
+  }
+}
+
+/** What to do when no mock server answers at `mockServerUrl`, as one sentence. */
+function noServerAt(serverUrl: string, error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } }).cause
+  const why = typeof cause?.code === 'string' ? ` (${cause.code})` : ''
+  const port = portOf(serverUrl)
+  const start = `npx agent-console-mock --port ${port}`
+  return (
+    `agent-console-mock/playwright/server: no mock server answers at ${serverUrl}, the mockServerUrl option${why}: ` +
+    `start one before the tests (\`${start}\`, or Playwright's webServer in playwright.config.ts: ` +
+    `{ command: '${start}', url: '${serverUrl}/__mock/health' }), or set mockServerUrl to the server that runs.`
+  )
+}
+
+/** The port a server URL names, or its scheme's default. */
+function portOf(serverUrl: string): string {
+  try {
+    const url = new URL(serverUrl)
+    return url.port || (url.protocol === 'https:' ? '443' : '80')
+  } catch {
+    return '<port>'
   }
 }
 

@@ -1,6 +1,9 @@
-import type { Parameters } from 'storybook/internal/csf'
+// Brings Storybook's declarations into this program for the augmentation below, and into no declaration file: tsc
+// drops an import that no declaration names, so dist/kits/storybook/index.d.ts imports nothing of Storybook.
+import type {} from 'storybook/internal/csf'
 import type { RequestHandler } from 'msw'
-import { setupWorker, type SetupWorker } from 'msw/browser'
+import type { SetupWorker } from 'msw/browser'
+import { setupWorkerInThePage } from '../../browser/page-only.js'
 import { startPassingOn } from '../../browser/msw-adapter.js'
 import type { OperationName } from '../../model/api/routes.js'
 import { MockHandle } from '../../core/instance/handle.js'
@@ -22,7 +25,19 @@ export interface StoryMockParameters extends FreshMockOptions {
   arrange?: (mock: StoryMock) => unknown
 }
 
-// Types `parameters.agentConsoleMock` in every story, as msw-storybook-addon types `parameters.msw`.
+/**
+ * The story's parameters as the `beforeEach` reads them: structural, so that this entry's declarations need nothing
+ * of Storybook, which is no peer of the package (a project that type-checks every entry may not have it). Storybook's
+ * own `Parameters` (any parameter, and `agentConsoleMock` as declared below) fits it.
+ */
+export interface StoryParameters {
+  /** agent-console-mock/storybook: the story's world (seed, scenario, profile) and typed overrides. */
+  agentConsoleMock?: StoryMockParameters
+  [name: string]: unknown
+}
+
+// Types `parameters.agentConsoleMock` in every story, as msw-storybook-addon types `parameters.msw`. Where Storybook
+// is not installed, TypeScript reads no module of this name and passes over this block without a word.
 declare module 'storybook/internal/csf' {
   interface Parameters {
     /** agent-console-mock/storybook: the story's world (seed, scenario, profile) and typed overrides. */
@@ -36,7 +51,7 @@ export class StoryMock extends MockHandle {}
 /** What the `beforeEach` reads of Storybook's story context (a structural part of it). */
 export interface StoryMockContext {
   /** Storybook's parameters, typed with `agentConsoleMock` (above). */
-  parameters: Parameters
+  parameters: StoryParameters
   /** msw's worker, set by msw-storybook-addon's loader or `beforeEach` (which reset its handlers between stories). */
   msw?: { use(...handlers: RequestHandler[]): void }
 }
@@ -48,7 +63,7 @@ export interface StoryMockContext {
  * msw 2's option, which msw 3 ignores: every request of Storybook's own would then log an `[MSW] Warning`.
  */
 export async function setupStoryWorker(): Promise<SetupWorker> {
-  const worker = setupWorker()
+  const worker = setupWorkerInThePage('storybook')
   await startPassingOn(worker, { url: '/mockServiceWorker.js', quiet: true })
   return worker
 }

@@ -1,7 +1,7 @@
 import { httpUrl } from '../../core/http-url.js'
 import { BUILTIN_SCENARIOS } from '../../core/scenarios/builtin.js'
 import { ScenarioRegistry } from '../../core/scenarios/index.js'
-import { checkDelay } from '../../core/settings.js'
+import { checkDelay, checkJwtSecret } from '../../core/settings.js'
 import { checkWorldOptions } from '../../factories/world.js'
 import { resolveProfile } from '../../model/profile.js'
 import type { MockOptions } from '../../core/instance/handle.js'
@@ -25,7 +25,10 @@ export interface MockPluginOptions extends Omit<MockOptions, 'scenarios' | 'open
   mockServer?: string
   /** Milliseconds added before every API answer (worker). @default 0 */
   delayMs?: number
-  /** Keep the world across page reloads in `localStorage` (worker; see `startMockWorker`). @default false */
+  /**
+   * Keep the world across page reloads in `localStorage` (worker; see `startMockWorker`): `true` keeps it under a
+   * key made from the seed, a non-empty string is the key itself (so `'yes'` is a key too). @default false
+   */
   persist?: boolean | string
   /** Don't log "Mocking enabled" and the mocked requests (worker). @default true */
   quiet?: boolean
@@ -66,13 +69,55 @@ function firstProblem(options: MockPluginOptions): string | undefined {
     return 'scenarios of your own are code, which the plugin cannot hand to the page: start the worker in the app with startMockWorker({ scenarios }) instead.'
   if (unknown.length > 0)
     return `unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => JSON.stringify(key)).join(', ')}; the options are ${PLUGIN_OPTIONS.join(', ')}.`
-  if (options.mockServer !== undefined && !httpUrl(options.mockServer))
+  if (options.mockServer !== undefined) return mockServerProblem(options)
+  return pageOptionProblem(options)
+}
+
+/**
+ * The options the page's worker reads, each with the standalone server's flag that does its job: with `mockServer`
+ * the page starts no worker, so they would be dropped without a word.
+ */
+const SERVER_FLAG_OF = {
+  seed: '--seed',
+  personasPerTeam: '--personas',
+  profile: '--profile <file>',
+  jwtSecret: 'the AGENT_CONSOLE_MOCK_JWT_SECRET environment variable',
+  scenario: '--scenario',
+  openapi: '--openapi',
+  delayMs: '--delay',
+  persist: '--state-file',
+  quiet: '--quiet',
+} as const satisfies Record<Exclude<(typeof PLUGIN_OPTIONS)[number], 'mockServer'>, string>
+
+function mockServerProblem(options: MockPluginOptions): string | undefined {
+  if (!httpUrl(options.mockServer))
     return `mockServer must be the standalone server's http(s) URL, such as http://127.0.0.1:4010, got ${JSON.stringify(options.mockServer)}.`
+  const inPage = Object.entries(SERVER_FLAG_OF).filter(
+    ([name]) => options[name as keyof MockPluginOptions] !== undefined,
+  )
+  if (inPage.length === 0) return undefined
+  const names = inPage.map(([name]) => name).join(', ')
+  const flags = inPage.map(([name, flag]) => `${name}: ${flag}`).join('; ')
+  return (
+    `${names} ${inPage.length > 1 ? 'have' : 'has'} no effect with mockServer, since the page starts no worker and the ` +
+    `standalone server keeps its own world: give the server's command line the same (${flags}), or leave mockServer ` +
+    'out to run the mock in the page.'
+  )
+}
+
+/** The first option the page's `startMockWorker` would refuse (or silently misread), as a sentence. */
+function pageOptionProblem(options: MockPluginOptions): string | undefined {
+  const { delayMs, jwtSecret, persist, quiet } = options
+  if (persist !== undefined && typeof persist !== 'boolean' && (typeof persist !== 'string' || persist === ''))
+    return `persist must be true, false or the localStorage key to keep the world under (a non-empty string), got ${JSON.stringify(persist)}.`
+  if (quiet !== undefined && typeof quiet !== 'boolean')
+    return `quiet must be true or false, got ${JSON.stringify(quiet)}.`
   try {
     checkWorldOptions(options)
     resolveProfile(options.profile)
     new ScenarioRegistry(BUILTIN_SCENARIOS).resolve(options.scenario)
-    if (options.delayMs !== undefined) checkDelay(options.delayMs)
+    if (delayMs !== undefined) checkDelay(delayMs)
+    if (jwtSecret !== undefined) checkJwtSecret(jwtSecret)
   } catch (error) {
     return (error as Error).message
   }

@@ -1,6 +1,7 @@
 import { startPassingOn } from '../../browser/msw-adapter.js'
 import { http, type RequestHandler } from 'msw'
-import { setupWorker, type SetupWorker } from 'msw/browser'
+import type { SetupWorker } from 'msw/browser'
+import { setupWorkerInThePage } from '../../browser/page-only.js'
 import { test as base } from 'vitest'
 import type { Core } from '../../handlers/app.js'
 import { MockHandle } from '../../core/instance/handle.js'
@@ -27,7 +28,8 @@ export class MockServiceWorker {
 
   /** @internal the `mockServiceWorker` fixture builds it */
   constructor() {
-    this.worker = setupWorker(
+    this.worker = setupWorkerInThePage(
+      'vitest',
       http.all(
         ({ request }) => this.#current?.claims(request) ?? false,
         ({ request }) => (this.#current ? this.#current.fetch(request) : undefined),

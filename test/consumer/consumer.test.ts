@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { appEnv, binOf, packAndInstall, run } from './support/app.js'
 import { runBrowserApp, writeBrowserApp } from './support/browser-app.js'
-import { errorsOutsideStorybook, writeEntriesCheck } from './support/entries.js'
+import { errorsOutsideStorybook, undeclaredImports, writeEntriesCheck } from './support/entries.js'
 import { runReadmePlaywright } from './support/playwright-app.js'
 import { readmeExample } from './support/readme.js'
 import { buildGuardedApp, mockTraces, runPluginApp, writeReadmeApps } from './support/readme-apps.js'
@@ -264,6 +264,11 @@ it(
   },
   STEP,
 )
+
+it('imports in its declarations only the packages it declares: Storybook, no peer, is not among them', () => {
+  // dist/kits/storybook/index.d.ts imported storybook/internal/csf: without Storybook, tsc said TS2307.
+  expect(undeclaredImports(project)).toEqual([])
+})
 
 it(
   'runs the compiled app against the installed mock',

@@ -171,11 +171,42 @@ it('stops the start on an option the page would refuse, naming it, where the pag
       { mockServer: 'localhost:4010' },
       /^agent-console-mock\/vite: mockServer must be the standalone server's http\(s\) URL/,
     ],
+    [{ delayMs: '5' }, 'agent-console-mock/vite: delayMs must be a number of milliseconds, 0 or more, got "5".'],
+    // An empty secret passed the start, and the page never loaded (HS256 takes no empty key).
+    [{ jwtSecret: '' }, 'agent-console-mock/vite: jwtSecret must be a non-empty string, the HS256 secret'],
+    [{ quiet: 'no' }, 'agent-console-mock/vite: quiet must be true or false, got "no".'],
+    // The page reads a string as the localStorage key, and the empty one as "don't persist".
+    [{ persist: '' }, /^agent-console-mock\/vite: persist must be true, false or the localStorage key .*, got ""\.$/],
+    [{ persist: 1 }, /^agent-console-mock\/vite: persist must be true, false or the localStorage key .*, got 1\.$/],
   ]
   for (const [options, message] of refusals)
     await expect(devServer(options as MockPluginOptions), JSON.stringify(options)).rejects.toThrow(message)
-  const started = await devServer({ seed: 4, personasPerTeam: 0, scenario: ['empty-team'], delayMs: 0 })
+  const started = await devServer({ seed: 4, personasPerTeam: 0, scenario: ['empty-team'], delayMs: 0, persist: 'yes' })
   expect((await pageModules(started.url)).start).toContain('"scenario":["empty-team"]')
+  expect((await pageModules(started.url)).start, 'a string is the key to keep the world under').toContain(
+    '"persist":"yes"',
+  )
+})
+
+it("stops the start on an option of the page's worker given with mockServer, naming the server's flag instead", async () => {
+  // Nothing listens on the port: the check comes before any request.
+  const mockServer = 'http://127.0.0.1:4612'
+  await expect(devServer({ mockServer, seed: 3 })).rejects.toThrow(
+    /^agent-console-mock\/vite: seed has no effect with mockServer, .*\(seed: --seed\), or leave mockServer out/,
+  )
+  const every = {
+    personasPerTeam: 5,
+    profile: {},
+    jwtSecret: 'secret',
+    scenario: 'empty-team',
+    openapi: {},
+    delayMs: 1,
+    persist: true,
+    quiet: false,
+  }
+  await expect(devServer({ mockServer, ...every })).rejects.toThrow(
+    'agent-console-mock/vite: personasPerTeam, profile, jwtSecret, scenario, openapi, delayMs, persist, quiet have no effect with mockServer',
+  )
 })
 
 it('proxies /v1 and /__mock to a standalone server and starts no worker', async () => {

@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { isBuiltin } from 'node:module'
 import { join } from 'node:path'
 
 /** Every entry of the package, each used as an app uses it, so that tsc reads each entry's declarations. */
@@ -64,3 +65,38 @@ export function writeEntriesCheck(project: string): string {
  */
 export const errorsOutsideStorybook = (output: string) =>
   output.split('\n').filter((line) => /error TS\d+/.test(line) && !line.startsWith('node_modules/storybook/'))
+
+/** The specifiers a declaration file imports (`import`/`export ... from`, `import(...)`, `reference types`). */
+const IMPORTED = /(?:^(?:import|export)[^;'"]*?\sfrom\s*|\bimport\(\s*|<reference types=)['"]([^'"]+)['"]/gm
+
+/** The package a bare specifier names: `@scope/name` or `name`. */
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/')
+
+/**
+ * What the installed package's declarations import that it declares neither as a dependency nor as a peer (nor as
+ * a peer's `@types/`), as `file: specifier`: an app without that package fails to type-check the entry with
+ * `skipLibCheck` off (TS2307), and nothing tells it to install it. Comments are left out: examples name packages.
+ */
+export function undeclaredImports(project: string): string[] {
+  const root = join(project, 'node_modules/agent-console-mock')
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, object | undefined>
+  const declared = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+  ])
+  const files = (readdirSync(join(root, 'dist'), { recursive: true }) as string[]).filter((file) =>
+    file.endsWith('.d.ts'),
+  )
+  return files.flatMap((file) => {
+    const text = readFileSync(join(root, 'dist', file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '')
+    return [...text.matchAll(IMPORTED)]
+      .map((match) => match[1] ?? '')
+      .filter((specifier) => !specifier.startsWith('.') && !isBuiltin(specifier))
+      .filter((specifier) => !declared.has(packageOf(specifier)) && !declared.has(`@types/${packageOf(specifier)}`))
+      .map((specifier) => `${file}: ${specifier}`)
+  })
+}
