@@ -1,19 +1,19 @@
 import { Query } from '@msw/data'
-import { z } from 'zod'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { putBack } from '../../model/msw-data-internals.js'
 import { COLLECTION_NAMES, type CollectionName, type World } from '../../model/world.js'
 import { STATE_JSON_DEPTH } from '../../model/state/index.js'
 import { decodeJsonBody } from '../../fastapi/python/json-decode.js'
 import { encodePythonJson } from '../../fastapi/python/json-encode.js'
+import { documentedChangeJson, replayDocumented } from './documented-changes.js'
 import { PyDict, PyFloat, type PyValue } from '../../fastapi/python/value.js'
 
 /** One change of the default world, as the persistence keeps it: its log line and how to take it back. */
 export interface Change {
   /**
-   * The log line: `{"stored": <collection>, "records": [...]}` (records added), or `{"documented": <path>,
-   * "records": [...]}` (a served document's collection as it now is), the records written as a state file writes
-   * them. Undefined for a whole new world (a reset, an import) or a delete: a snapshot carries it.
+   * The log line: `{"stored": <collection>, "records": [...]}` (records added), or a served document's collection
+   * as a write changed it (documented-changes.ts), the records written as a state file writes them. Undefined for a
+   * whole new world (a reset, an import) or a delete: a snapshot carries it.
    */
   readonly json: string | undefined
   /** Takes the change back out of the world; synchronous, so nothing runs between the undos of a rollback. */
@@ -61,12 +61,12 @@ export function watchChanges(instance: MockInstance, onChange: (change: Change) 
         if (instance.world === world && !undoing)
           onChange({ json: undefined, undo: () => putBack(world[name] as never, [record]) })
       },
-      // A served document's collection is logged whole as it now is (such collections are small: generated,
-      // then written one record a request), and undone by putting every such collection back as it was.
+      // A served document's collection is logged whole at its first write, then by what each write did to it
+      // (documented-changes.ts), and undone by putting every such collection back as it was.
       documented: (collection, before) => {
         if (instance.world === world)
           onChange({
-            json: encodePythonJson({ documented: collection, records: world.documented(collection) }),
+            json: documentedChangeJson(collection, before[collection], world.documented(collection) ?? []),
             undo: () => world.loadDocumented(before),
           })
       },
@@ -97,8 +97,7 @@ function stored(world: World, name: CollectionName, records: readonly object[]):
 export async function replay(instance: MockInstance, json: string, ids: ReplayedIds = new Map()): Promise<void> {
   const decoded = decodeJsonBody(new TextEncoder().encode(json), STATE_JSON_DEPTH)
   const line = decoded.ok ? decoded.value : undefined
-  const documented = DocumentedChange.safeParse(line instanceof PyDict ? toPlain(line, false) : undefined)
-  if (documented.success) return instance.world.setDocumented(documented.data.documented, documented.data.records)
+  if (replayDocumented(instance.world, line instanceof PyDict ? toPlain(line, false) : undefined)) return
   const change = (line === undefined ? undefined : toPlain(line, true)) as {
     stored?: CollectionName
     records?: never[]
@@ -126,9 +125,6 @@ function refuseStoredTwice(world: World, name: CollectionName, records: readonly
     ids.add(id)
   }
 }
-
-/** A served document's collection as logged: its records are plain JSON objects, as a state file holds them. */
-const DocumentedChange = z.object({ documented: z.string(), records: z.array(z.record(z.string(), z.unknown())) })
 
 /**
  * Python values to the records' plain shapes, as a state file is read: with `keepMetadata`, a mock record's

@@ -4,18 +4,34 @@ import { readFile } from 'node:fs/promises'
 /**
  * The change log next to a state file (`<file>.log`): one line per change, appended and flushed
  * to disk before the change is acknowledged. A line is `<checksum> <group> <json>`: the checksum
- * (16 hex digits of SHA-256 of the rest) finds a line a kill cut short, the group (one per flush)
- * tells such a tail from damage to lines that were acknowledged. The first line is a header naming
- * the snapshot (the state file) the log follows, by the hash of its bytes.
+ * (16 hex digits of SHA-256 of the line's position in the log, its group and its JSON) finds a line a kill cut
+ * short, or one repeated, removed or moved within the log; the group (one per flush) tells such a tail from damage
+ * to lines that were acknowledged. The first line is a header naming the snapshot (the state file) the log follows,
+ * by the hash of its bytes. Version 1 of the format (a server before 2026-11-27) left the position out of the
+ * checksum: such a log is read as it was written, and goes on in its version until the next snapshot starts one of
+ * version 2.
  */
 const LOG_FORMAT = 'agent-console-mock/log'
+
+/** The version of the log's format a new log is written in. */
+const LOG_VERSION = 2
+
+/** What the checksum of each version covers. */
+const CHECKED = {
+  1: (_position: number, group: string, json: string) => `${group} ${json}`,
+  2: (position: number, group: string, json: string) => `${position} ${group} ${json}`,
+} as const
+
+export type LogVersion = keyof typeof CHECKED
 
 /** 16 hex digits of SHA-256: the snapshot's name in a log, and a line's checksum. */
 export const digest = (data: string | Uint8Array): string =>
   createHash('sha256').update(data).digest('hex').slice(0, 16)
 
-export const logLine = (group: number, json: string) => `${digest(`${group} ${json}`)} ${group} ${json}\n`
-export const logHeader = (base: string) => JSON.stringify({ format: LOG_FORMAT, version: 1, base })
+/** The line at `position` (0: the header) of a log of `version`. */
+export const logLine = (position: number, group: number, json: string, version: LogVersion = LOG_VERSION) =>
+  `${digest(CHECKED[version](position, String(group), json))} ${group} ${json}\n`
+export const logHeader = (base: string) => JSON.stringify({ format: LOG_FORMAT, version: LOG_VERSION, base })
 /** Written before a compaction renames its snapshot in: a log that names it was emptied into it. */
 export const logCheckpoint = (snapshot: string) => JSON.stringify({ checkpoint: snapshot })
 
@@ -28,9 +44,12 @@ export interface LogContents {
   checkpoints: string[]
   /** Lines of the last flush a kill cut short, dropped. */
   torn: number
-  /** Bytes of the whole lines, and the flush the last of them belongs to: where appending goes on. */
+  /** Bytes of the whole lines, their number, and the flush the last of them belongs to: where appending goes on. */
   size: number
+  lines: number
   group: number
+  /** The format the log is written in: appending goes on in it. */
+  version: LogVersion
 }
 
 /** A log line that was acknowledged (a later flush follows it) and is not whole. */
@@ -53,15 +72,17 @@ export async function readLog(path: string): Promise<LogContents | undefined> {
     throw error
   }
   const lines = text.split('\n')
+  const version = versionOf(lines[0] ?? '')
   // The last piece is '' when the log ends with a newline, else a line cut short.
-  const entries = lines.map((raw, index) => (index === lines.length - 1 ? undefined : parseLine(raw)))
+  const entries = lines.map((raw, index) => (index === lines.length - 1 ? undefined : parseLine(raw, index, version)))
   const bad = entries.findIndex((entry, index) => entry === undefined && !(index === lines.length - 1 && !lines[index]))
   const whole = (bad === -1 ? entries.slice(0, -1) : entries.slice(0, bad)) as Array<{ group: number; json: string }>
   if (bad !== -1) refuseDamage(lines, entries, bad, whole.at(-1)?.group, text.includes('\r\n'))
   refuseGaps(whole)
   const torn = bad === -1 ? 0 : lines.length - bad - (lines.at(-1) ? 0 : 1)
   const size = whole.reduce((bytes, _, index) => bytes + Buffer.byteLength(lines[index]!) + 1, 0)
-  const contents: LogContents = { changes: [], checkpoints: [], torn, size, group: whole.at(-1)?.group ?? 0 }
+  const group = whole.at(-1)?.group ?? 0
+  const contents: LogContents = { changes: [], checkpoints: [], torn, size, lines: whole.length, group, version }
   const [first, ...rest] = whole
   const head = first && (JSON.parse(first.json) as { format?: string; base?: string })
   if (!first) return contents
@@ -110,7 +131,9 @@ function refuseDamage(
     cut = index
   }
   if (changed !== undefined)
-    throw damaged(`line ${changed + 1} is whole, but does not match its checksum: it was changed after it was written`)
+    throw damaged(
+      `line ${changed + 1} is whole, but does not match its checksum: it was changed, or moved within the log, after it was written`,
+    )
 }
 
 /**
@@ -133,8 +156,18 @@ const groupOf = (raw: string): number | undefined => {
   return group === undefined ? undefined : Number(group)
 }
 
-function parseLine(raw: string): { group: number; json: string } | undefined {
+/** The line at `position` of a log of `version`, if its checksum holds there. */
+function parseLine(raw: string, position: number, version: LogVersion): { group: number; json: string } | undefined {
   const match = /^([0-9a-f]{16}) (\d+) (.*)$/s.exec(raw)
-  if (!match || digest(`${match[2]} ${match[3]}`) !== match[1]) return undefined
+  if (!match || digest(CHECKED[version](position, match[2]!, match[3]!)) !== match[1]) return undefined
   return { group: Number(match[2]), json: match[3]! }
+}
+
+/**
+ * The version a log is written in, told by its header's checksum: a header whose checksum holds only for version 1
+ * is version 1's. A header that holds for neither (cut short, damaged) leaves the version the current one, and the
+ * header's own check refuses or drops it.
+ */
+function versionOf(header: string): LogVersion {
+  return parseLine(header, 0, LOG_VERSION) === undefined && parseLine(header, 0, 1) !== undefined ? 1 : LOG_VERSION
 }

@@ -1,5 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises'
-import { type LogContents, logCheckpoint, logHeader, logLine } from './wal-read.js'
+import { type LogContents, logCheckpoint, logHeader, logLine, type LogVersion } from './wal-read.js'
 
 /**
  * The open log a server appends to: `ready` (appends go on after its last whole line), `dirty` (a
@@ -9,7 +9,11 @@ import { type LogContents, logCheckpoint, logHeader, logLine } from './wal-read.
 export class LogFile {
   #state: 'ready' | 'dirty' | 'stale'
   #size: number
+  /** Whole lines: the position the next line is written at, which its checksum covers. */
+  #lines: number
   #group: number
+  /** A log found in version 1 goes on in it until a reset starts one of the current version. */
+  #version: LogVersion | undefined
 
   private constructor(
     private readonly handle: FileHandle,
@@ -17,7 +21,9 @@ export class LogFile {
   ) {
     this.#state = found?.base === undefined ? 'stale' : found.torn ? 'dirty' : 'ready'
     this.#size = found?.size ?? 0
+    this.#lines = found?.lines ?? 0
     this.#group = found?.group ?? 0
+    this.#version = found?.version
   }
 
   /** Opens (or creates) the log to go on after what {@link readLog} found in it (`found` of this very snapshot). */
@@ -41,7 +47,8 @@ export class LogFile {
     if (this.#state === 'dirty') await this.handle.truncate(this.#size)
     this.#state = 'ready'
     const group = this.#group + 1
-    const bytes = Buffer.from(jsons.map((json) => logLine(group, json)).join(''))
+    const lines = jsons.map((json, index) => logLine(this.#lines + index, group, json, this.#version))
+    const bytes = Buffer.from(lines.join(''))
     try {
       await this.#write(bytes)
       await this.handle.datasync()
@@ -59,6 +66,7 @@ export class LogFile {
     }
     this.#group = group
     this.#size += bytes.byteLength
+    this.#lines += jsons.length
   }
 
   /**
@@ -75,12 +83,14 @@ export class LogFile {
   async reset(base: string): Promise<void> {
     this.#state = 'stale'
     await this.handle.truncate(0)
-    const bytes = Buffer.from(logLine(0, logHeader(base)))
+    const bytes = Buffer.from(logLine(0, 0, logHeader(base)))
     await this.#write(bytes)
     await this.handle.datasync()
     this.#state = 'ready'
     this.#size = bytes.byteLength
+    this.#lines = 1
     this.#group = 0
+    this.#version = undefined
   }
 
   close(): Promise<void> {

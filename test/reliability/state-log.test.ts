@@ -44,9 +44,9 @@ function files(name: string, state: string | undefined, logText: string): string
   return path
 }
 
-/** A log line as the server writes it: `<sha256/16> <flush> <json>`. */
-const line = (flush: number, json: string) =>
-  `${createHash('sha256').update(`${flush} ${json}`).digest('hex').slice(0, 16)} ${flush} ${json}\n`
+/** A log line as the server writes it at `position` (0: the header): `<sha256/16 of position, flush, json> <flush> <json>`. */
+const line = (position: number, flush: number, json: string) =>
+  `${createHash('sha256').update(`${position} ${flush} ${json}`).digest('hex').slice(0, 16)} ${flush} ${json}\n`
 
 async function valuesAfterStart(path: string): Promise<string[]> {
   const server = await startTestServer({ stateFile: path })
@@ -100,17 +100,54 @@ it('refuses a log damaged before its last flush, and leaves both files as they w
   expect(readFileSync(path, 'utf8')).toBe(snapshot)
 })
 
-it('refuses a log with a line repeated inside its flush, which would store a record twice', async () => {
-  const lines = log.split('\n')
-  // Its checksum and flush number hold: only the record's id shows the repeat (it started, then its snapshot failed).
-  lines.splice(3, 0, lines[2]!)
-  const path = files('repeated', snapshot, lines.join('\n'))
-  await expect(startTestServer({ stateFile: path })).rejects.toThrow(
-    new RegExp(
-      `^${path}\\.log is damaged: change 3: it stores values "[0-9a-f-]{36}" again: a line was repeated\\. It was left untouched`,
-    ),
-  )
-  expect(readFileSync(`${path}.log`, 'utf8')).toBe(lines.join('\n'))
+it('refuses a log with a line repeated, removed or moved inside a flush of several lines', async () => {
+  // The five changes as one server writes them when they come at once: flushes of two lines share a number.
+  const jsons = log
+    .split('\n')
+    .slice(0, 6)
+    .map((text) => text.split(' ').slice(2).join(' '))
+  const flushes = [0, 1, 2, 2, 3, 3]
+  const whole = jsons.map((json, position) => line(position, flushes[position]!, json))
+  expect(await valuesAfterStart(files('shared-flushes', snapshot, whole.join('')))).toEqual([
+    'snapshot',
+    'one',
+    'two',
+    'three',
+    'four',
+    'five',
+  ])
+  // Each line's checksum and flush number still hold where it was written: only its place in the log tells.
+  for (const [name, order] of [
+    ['repeated', [0, 1, 2, 2, 3, 4, 5]],
+    ['removed', [0, 1, 3, 4, 5]],
+    ['moved', [0, 1, 3, 2, 4, 5]],
+  ] as const) {
+    const edited = order.map((at) => whole[at]).join('')
+    const path = files(`inside-flush-${name}`, snapshot, edited)
+    await expect(startTestServer({ stateFile: path }), name).rejects.toThrow(`${path}.log is damaged: line`)
+    expect(readFileSync(`${path}.log`, 'utf8'), name).toBe(edited)
+  }
+})
+
+it('reads a log of version 1 (no position in its checksums), and goes on in it until the next snapshot', async () => {
+  const lineV1 = (flush: number, json: string) =>
+    `${createHash('sha256').update(`${flush} ${json}`).digest('hex').slice(0, 16)} ${flush} ${json}\n`
+  const jsons = log
+    .split('\n')
+    .slice(0, 6)
+    .map((text) => text.split(' ').slice(2).join(' '))
+  jsons[0] = jsons[0]!.replace('"version":2', '"version":1')
+  const written = jsons.map((json, index) => lineV1(index, json)).join('')
+  expect(await valuesAfterStart(files('version-1', snapshot, written))).toHaveLength(6)
+  // Its header alone: no replay, so no snapshot at start; a change is appended in version 1, and read back.
+  const path = files('version-1-header', snapshot, lineV1(0, jsons[0]!))
+  const server = await startTestServer({ stateFile: path })
+  await add(server, 'appended')
+  const copy = files('version-1-copy', readFileSync(path, 'utf8'), readFileSync(`${path}.log`, 'utf8'))
+  await server.close()
+  const restarted = await startTestServer({ stateFile: copy })
+  expect(restarted.sessions.primary.world.values.all().map((v) => v.value)).toContain('appended')
+  await restarted.close()
 })
 
 it('refuses a log whose answered flushes are damaged, or converted to CRLF, and leaves both files as they were', async () => {
@@ -120,18 +157,19 @@ it('refuses a log whose answered flushes are damaged, or converted to CRLF, and 
     .map((text, index) => (index >= 2 && index <= 5 ? text.replace('"stored"', '"storeD"') : text))
     .join('\n')
   const lines = log.split('\n')
-  // Whole lines whose checksums all hold: one removed (`sed -i 3d`), two swapped.
+  // Whole lines, each as it was written: one removed (`sed -i 3d`), two swapped. Each line's checksum covers its
+  // place in the log, so the first line out of place shows.
   const removed = lines.filter((_, index) => index !== 2).join('\n')
   const swapped = [lines[0], lines[2], lines[1], ...lines.slice(3)].join('\n')
   for (const [name, text, reason] of [
     ['storeD', storeD, 'line 3 is damaged, and line 4 was written after it'],
-    ['removed', removed, 'line 3 belongs to flush 3, after flush 1: acknowledged lines were removed or moved'],
-    ['swapped', swapped, 'line 2 belongs to flush 2, after flush 0: acknowledged lines were removed or moved'],
+    ['removed', removed, 'line 3 is damaged, and belongs to flush 3, not the last one'],
+    ['swapped', swapped, 'line 2 is damaged, and belongs to flush 2, not the last one'],
     // `sed -i '6s/"five"/"fivE"/'`: the last flush, whole and ended by its newline, changed after it was answered.
     [
       'last-changed',
       log.replace('"five"', '"fivE"'),
-      'line 6 is whole, but does not match its checksum: it was changed after it was written',
+      'line 6 is whole, but does not match its checksum: it was changed, or moved within the log, after it was written',
     ],
     [
       'crlf',
@@ -173,7 +211,7 @@ it('refuses a log that follows another state file, or none; ignores one a finish
   await running.persistence!.flush()
   const compacted = readFileSync(stateFile, 'utf8')
   const base = createHash('sha256').update(compacted).digest('hex').slice(0, 16)
-  const path = files('compacted', compacted, log + line(6, JSON.stringify({ checkpoint: base })))
+  const path = files('compacted', compacted, log + line(6, 6, JSON.stringify({ checkpoint: base })))
   expect(await valuesAfterStart(path), 'its changes are in the snapshot, none twice').toHaveLength(6)
   const server = await startTestServer({ stateFile: path })
   expect(server.sessions.primary.world.values.all().filter((v) => v.value === 'five')).toHaveLength(1)

@@ -5,7 +5,7 @@ import { expect } from 'vitest'
 /**
  * What a state file and its log hold on disk right now, read independently of the server's own
  * reader: the snapshot must parse whole; the log's lines must all be whole but those of its last
- * flush (`<sha256/16> <flush> <json>`), which a kill may cut short. `values` are the values of
+ * flush (`<sha256/16 of position, flush, json> <flush> <json>`), which a kill may cut short. `values` are the values of
  * both (a log a compaction left behind holds values its snapshot has too: a union, not a replay).
  */
 export function readDisk(stateFile: string, keep: (value: string) => boolean) {
@@ -45,9 +45,10 @@ function readLogLines(path: string): { lines: Array<{ flush: number; json: strin
   }
   const raw = text.split('\n')
   const tail = raw.pop()!
-  const lines = raw.map((line) => {
+  const lines = raw.map((line, position) => {
     const match = /^([0-9a-f]{16}) (\d+) (.*)$/s.exec(line)
-    const whole = match && createHash('sha256').update(`${match[2]} ${match[3]}`).digest('hex').startsWith(match[1]!)
+    const checked = `${position} ${match?.[2]} ${match?.[3]}`
+    const whole = match && createHash('sha256').update(checked).digest('hex').startsWith(match[1]!)
     return whole ? { flush: Number(match[2]), json: match[3]! } : undefined
   })
   const bad = lines.indexOf(undefined)
