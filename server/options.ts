@@ -5,10 +5,10 @@ import type { ForwardOptions } from '../core/forward-routes.js'
 import type { Logger } from './logger.js'
 import type { ForwardTimeouts } from './proxy/forward.js'
 
-/** What `createMockApp` is given; server/settings.ts says what is taken where an option is left out. */
 /** What of an instance's options a server takes: its budget, snapshots and kept JSON are the server's to make. */
 type ServerInstanceOptions = Pick<InstanceOptions, 'seed' | 'personasPerTeam' | 'jwtSecret' | 'journalSize'>
 
+/** What `createMockApp` is given; server/settings.ts says what is taken where an option is left out. */
 export interface AppOptions extends ServerInstanceOptions {
   profile?: ProfileOptions
   /** Milliseconds added before every API answer. */

@@ -37,7 +37,7 @@ function changeOf(
   if (before) {
     const at = firstDifference(before, after)
     if (after.length === before.length + 1 && at === before.length) return { documented, added: after[at]! }
-    if (after.length === before.length && sameFrom(before, after, at + 1, 0))
+    if (after.length === before.length && at < after.length && sameFrom(before, after, at + 1, 0))
       return { documented, replaced: at, record: after[at]! }
     if (after.length === before.length - 1 && sameFrom(before, after, at + 1, -1)) return { documented, removed: at }
   }
