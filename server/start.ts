@@ -101,7 +101,8 @@ function conflictOf(
 
 function listen({ app }: MockApp, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer({ maxHeaderSize: 256 * 1024 }) // the head uvicorn takes at most
+    // The head uvicorn takes at most; a request without `Host` goes on to the refusal h11 gives it.
+    const server = createServer({ maxHeaderSize: 256 * 1024, requireHostHeader: false })
     answerUncarriedMethods(server, app) // hands the app every request uvicorn would
     server.listen(port, host)
     server.once('listening', () => resolve(server))

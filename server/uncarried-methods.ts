@@ -2,59 +2,106 @@ import { IncomingMessage, type Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Express } from 'express'
 import { isMethodToken } from '../core/sent-method.js'
+import { ConnectionState } from './connection-state.js'
+import { refusalBytes, unreadByH11 } from './h11-refusal.js'
+
+/** The most bytes of a head kept while its end has not come: Node's own bound on a head (server/start.ts). */
+const MAX_HEAD_BYTES = 256 * 1024
 
 /**
- * Requests Node's HTTP server does not hand to the app, answered by the app as uvicorn hands every
- * method to Starlette (405 with `allow`, the trailing-slash 307, or 404, as JSON):
+ * Hands the app the server's requests as uvicorn hands them to Starlette, including those Node's HTTP server does not
+ * hand on, answered as Starlette's router answers any method (405 with `allow`, the trailing-slash 307, or 404):
  * - `CONNECT` comes as a `connect` event with the bare socket, which Node would otherwise close;
- * - a method Node's parser does not know (`FOOBAR`, `get`) comes as a `clientError`
- *   (`HPE_INVALID_METHOD`) with the bytes of the request's head, where Node would answer a bare 400.
- * Other bytes Node cannot read as a request get uvicorn's own 400, `Invalid HTTP request received.`, and so does
- * a request line without a version, which Node reads as HTTP/0.9 and h11 does not read: the app is handed the
- * server's requests here, once they are ones uvicorn would read.
- * Either way the connection closes after the answer: Node's parser is done with that socket. And a request
- * whose `Expect` is not `100-continue` comes as `checkExpectation`, where Node would answer 417: uvicorn
- * ignores such an expectation, so the app answers it as any other request.
- * Bytes Node cannot read that come while a request of the same connection is being answered (a
- * GET's body sent with neither a length nor chunks) get no answer of their own: the one under way
- * is finished, then the connection closed. Bytes it cannot read in the body of the request under way
- * (a malformed chunk) are refused with 400 at once, as uvicorn refuses them, and the connection closed.
+ * - a method Node's parser does not know (`FOOBAR`, `get`) comes as a `clientError` (`HPE_INVALID_METHOD`) with the
+ *   first bytes of the request's head; the rest of the head is read as it comes (a slow client's head comes in
+ *   several pieces).
+ * Either way the connection closes after that answer: Node's parser is done with the socket. A request whose
+ * `Expect` is not `100-continue` comes as `checkExpectation`, where Node would answer 417: uvicorn ignores such an
+ * expectation, so the app answers it as any other request.
+ *
+ * What h11 cannot read gets uvicorn's own 400, `Invalid HTTP request received.` (h11-refusal.ts): bytes Node's
+ * parser fails on, a body it cannot read (a malformed chunk), a request line without a version (HTTP/0.9 to Node),
+ * an HTTP/1.1 request without `Host` or with two. As uvicorn does, the answers to the requests read before them on
+ * the connection go out first, whole; then the 400, and the connection closes. An HTTP/1.0 request's connection
+ * closes after its answer (h11 keeps none open).
  */
 export function answerUncarriedMethods(server: Server, app: Express): void {
-  const answering = new WeakMap<Socket, ServerResponse>()
-  // Sockets answered detached: Node's parser stays failed on them, and every later chunk is another clientError.
-  const detached = new WeakSet<Socket>()
+  const connections = new WeakMap<Socket, ConnectionState>()
+  const stateOf = (socket: Socket) => {
+    let state = connections.get(socket)
+    if (!state) connections.set(socket, (state = new ConnectionState()))
+    return state
+  }
+  const refuse = (socket: Socket, code?: string) => {
+    const state = stateOf(socket)
+    state.closeWith(() => {
+      if (socket.writable) socket.write(refusalBytes(code, state.version))
+      socket.destroy()
+    })
+  }
+  const answerAlone = (req: IncomingMessage, socket: Socket) =>
+    stateOf(socket).closeWith(() => answerDetached(app, req, socket))
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    // A request line without a version is HTTP/0.9 to Node's parser, and no request to h11.
-    if (req.httpVersionMajor < 1) return refuse(new Error('HTTP/0.9'), req.socket)
-    answering.set(req.socket, res)
-    res.once('finish', () => answering.get(req.socket) === res && answering.delete(req.socket))
+    const state = stateOf(req.socket)
+    if (state.closing) return
+    if (unreadByH11(req)) return refuse(req.socket)
+    state.version = req.httpVersion
+    if (req.httpVersion === '1.0') res.shouldKeepAlive = false
+    state.track(res)
     app(req, res)
   })
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res))
-  const answerOnce = (req: IncomingMessage, socket: Socket) => {
-    detached.add(socket)
-    answerDetached(app, req, socket)
-  }
-  server.on('connect', answerOnce)
-  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
-    // The connection closes once its one detached answer is sent: what comes after it gets none.
-    if (detached.has(socket)) return
-    const underWay = answering.get(socket)
-    // A body Node cannot read (a malformed chunk) never ends: the answer waiting for it would wait for ever.
-    if (underWay && !underWay.headersSent && !underWay.req.complete) return refuse(error, socket, underWay.req)
-    if (underWay) return closeAfter(underWay, socket)
-    const req = error.code === 'HPE_INVALID_METHOD' && error.rawPacket ? requestOf(error.rawPacket, socket) : undefined
-    if (req) answerOnce(req, socket)
-    else refuse(error, socket)
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    if (stateOf(socket).closing) return
+    if (unreadByH11(req)) return refuse(socket)
+    answerAlone(req, socket)
+  })
+  server.on('clientError', (error: ParseError, socket: Socket) => {
+    const state = stateOf(socket)
+    if (state.closing) return
+    const reading = state.reading
+    if (reading) {
+      // A body Node cannot read (a malformed chunk) never ends: its answer would wait for ever. One already begun
+      // is finished, and the connection closed.
+      if (reading.headersSent) return state.closeWith(() => socket.end())
+      state.forget(reading)
+      return refuse(socket, error.code)
+    }
+    const head = headSoFar(state, error)
+    if (head === 'waiting') return
+    const req = head && requestOf(head, socket)
+    if (req) answerAlone(req, socket)
+    else refuse(socket, head === undefined ? error.code : undefined)
   })
 }
 
-/** Closes the connection once the answer under way on it is sent (with `connection: close` if not begun). */
-function closeAfter(res: ServerResponse, socket: Socket): void {
-  if (!res.headersSent) res.shouldKeepAlive = false
-  res.once('finish', () => socket.end())
-  res.once('close', () => socket.end())
+/**
+ * The head of a request Node's parser failed on for its method, once whole: 'waiting' while its end has not come
+ * (its later pieces come as further `clientError`s); undefined when the failure was no unknown method, or the head
+ * grew past {@link MAX_HEAD_BYTES} without ending.
+ */
+function headSoFar(state: ConnectionState, error: ParseError): Buffer | 'waiting' | undefined {
+  if (!error.rawPacket || (state.partialHead === undefined && error.code !== 'HPE_INVALID_METHOD')) return undefined
+  const head = state.partialHead
+    ? Buffer.concat([state.partialHead, error.rawPacket])
+    : failedRequest(error.rawPacket, error)
+  state.partialHead = undefined
+  if (head.includes('\r\n\r\n')) return head
+  if (head.byteLength > MAX_HEAD_BYTES) return undefined
+  state.partialHead = head
+  return 'waiting'
+}
+
+/** A parse error of Node's HTTP server: the data it was reading, and how far into it the parser got. */
+type ParseError = NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }
+
+/**
+ * The bytes of the request Node's parser failed on for its method: the data it read holds the requests before it on
+ * the connection too (pipelined, all in one packet), and the method is on the request line, which begins the request.
+ */
+function failedRequest(packet: Buffer, { bytesParsed = 0 }: ParseError): Buffer {
+  return packet.subarray(packet.lastIndexOf('\n', Math.max(0, bytesParsed - 1)) + 1)
 }
 
 /** The app's answer on a socket that Node's server no longer reads, which then closes. */
@@ -103,37 +150,3 @@ function requestOf(packet: Buffer, socket: Socket): IncomingMessage | undefined 
 
 /** A header field's value (RFC 9110 field-value, read as latin1): no control character but tab. */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
-
-/** Node's own answers to a request it cannot read, which a `clientError` listener takes over (node:_http_server). */
-const NODE_REFUSALS: Record<string, string> = {
-  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
-  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
-}
-
-/** What uvicorn (h11) says of bytes it cannot read as HTTP. */
-const UVICORN_REFUSAL = 'Invalid HTTP request received.'
-
-/**
- * uvicorn's 400 for bytes h11 cannot read, as h11 frames it: for a head it could not read (no HTTP version known)
- * the body ends with the connection, and h11 writes the `Connection` field it sets in title case; for the body of
- * an HTTP/1.1 request under way, the body goes in chunks. Node's own refusals are kept for its limits (a head past
- * its maximum, a request too slow), which uvicorn does not share ([decisions.md](../docs/decisions.md)).
- */
-function refusal(error: NodeJS.ErrnoException, underWay: IncomingMessage | undefined): string {
-  const status = NODE_REFUSALS[error.code ?? '']
-  if (status) return `HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`
-  const head = 'HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\n'
-  if (underWay?.httpVersion !== '1.1') return `${head}Connection: close\r\n\r\n${UVICORN_REFUSAL}`
-  const chunk = `${UVICORN_REFUSAL.length.toString(16)}\r\n${UVICORN_REFUSAL}\r\n0\r\n\r\n`
-  return `${head}connection: close\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}`
-}
-
-/**
- * The refusal, then the socket closes. Nothing of an answer is on the wire: the callers refuse only between
- * answers, or while the answer under way has not begun (an answer leaves `answering` once all of it is written).
- */
-function refuse(error: NodeJS.ErrnoException, socket: Socket, underWay?: IncomingMessage): void {
-  if (socket.writable) socket.write(refusal(error, underWay))
-  socket.destroy(error)
-}

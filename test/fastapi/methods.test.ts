@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningServer } from 'agent-console-mock/server'
-import { type RawAnswer, sendRawBytes, sendRawHead } from '../support/raw-socket.js'
+import { answersIn, type RawAnswer, sendRawBytes, sendRawHead } from '../support/raw-socket.js'
 import { startTestServer } from '../support/server.js'
 import { fastApiUnavailable, startFastApi, type RunningFastApi } from './server.js'
 
@@ -19,6 +19,19 @@ const UNREADABLE = [
   'G\x01T /v1/personas/ HTTP/1.1\r\nHost: a\r\n\r\n',
   'GET /v1/personas/ HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
   'POST /v1/demographics/age/values/bulk HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n',
+]
+
+/** Connections whose requests h11 reads in part: the answers to those before the unread bytes come first, whole. */
+const PIPELINED = [
+  'GET /nope HTTP/1.1\r\nHost: a\r\n\r\nCONNECT a:1 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+  'GET /v1/personas HTTP/1.1\r\nHost: a\r\n\r\nGET /nope\r\n\r\n',
+  'GET /nope HTTP/1.1\r\nHost: a\r\n\r\nGET /v1/personas HTTP/1.1\r\nHost: a\r\n\r\nBAD\x01 / HTTP/1.1\r\n\r\n',
+  'GET /nope HTTP/1.1\r\nHost: a\r\n\r\nFOOBAR /v1/personas HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+  'GET /nope HTTP/1.1\r\nHost: a\r\n\r\nPOST /v1/demographics/x/values/bulk HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+  'GET /v1/personas/ HTTP/1.1\r\n\r\n',
+  'GET /v1/personas/ HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n',
+  'CONNECT a:1\r\n\r\n',
+  'GET /nope HTTP/1.0\r\nConnection: keep-alive\r\n\r\n',
 ]
 
 const METHODS = ['TRACE', 'TRACK', 'CONNECT', 'FOOBAR', 'PROPFIND', 'get', 'Delete']
@@ -61,5 +74,11 @@ describe.skipIf(unavailable)('methods, against real FastAPI', () => {
     const [real, mocked] = await Promise.all([sendRawBytes(fastapi.url, bytes), sendRawBytes(mock.url, bytes)])
     expect(real).toMatch(/^HTTP\/1\.1 400 /)
     expect(mocked).toBe(real)
+  })
+
+  it.each(PIPELINED)('answers %j as uvicorn does, answer by answer', async (bytes) => {
+    const [real, mocked] = await Promise.all([sendRawBytes(fastapi.url, bytes), sendRawBytes(mock.url, bytes)])
+    expect(answersIn(real).length, real).toBeGreaterThan(0)
+    expect(answersIn(mocked)).toEqual(answersIn(real))
   })
 })

@@ -51,3 +51,41 @@ export function sendRawBytes(base: string, bytes: string): Promise<string> {
     })
   })
 }
+
+/**
+ * The answers in bytes a connection carried, in order: each one's status and body (read by its content length, its
+ * chunks, or up to the end), for comparing servers whose transport headers (`date`, `server`) differ.
+ */
+export function answersIn(text: string): Array<{ status: number; body: string }> {
+  const answers: Array<{ status: number; body: string }> = []
+  let rest = text
+  while (rest.startsWith('HTTP/')) {
+    const end = rest.indexOf('\r\n\r\n')
+    if (end < 0) break
+    const head = rest.slice(0, end)
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0)
+    rest = rest.slice(end + 4)
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1]
+    let body: string
+    if (length !== undefined) [body, rest] = [rest.slice(0, Number(length)), rest.slice(Number(length))]
+    else if (/\r\ntransfer-encoding: *chunked/i.test(head)) [body, rest] = unchunked(rest)
+    else [body, rest] = [rest, '']
+    answers.push({ status, body })
+  }
+  return answers
+}
+
+/** A chunked body's bytes, and what follows it. */
+function unchunked(text: string): [string, string] {
+  let body = ''
+  let rest = text
+  for (;;) {
+    const line = rest.indexOf('\r\n')
+    const size = Number.parseInt(rest.slice(0, line), 16)
+    if (line < 0 || Number.isNaN(size)) return [body, '']
+    rest = rest.slice(line + 2)
+    if (size === 0) return [body, rest.slice(rest.indexOf('\r\n') + 2)]
+    body += rest.slice(0, size)
+    rest = rest.slice(size + 2)
+  }
+}
