@@ -22,6 +22,7 @@ interface CommandOptions {
   teamId?: string
   policyId?: string
   otherPolicyId?: string
+  otherTeamId?: string
   dimensionId?: string
   adminToken?: string
   allowWrites?: boolean
@@ -81,6 +82,10 @@ export function registerVerifyCommand(program: Command, io: Partial<VerifyComman
       .option('--team-id <id>', "the token's team (read from its team_id claim, or from its personas, when not given)")
       .option('--policy-id <id>', 'a policy of that team, for the rules checks')
       .option('--other-policy-id <id>', 'a policy of another team, for auth.other-team-policy')
+      .option(
+        '--other-team-id <id>',
+        'a team the token is not of, for auth.other-team (found by --admin-token when it can)',
+      )
       .option('--dimension-id <id>', 'a dimension to add values to, for the bulk checks')
       .addOption(
         new Option('--admin-token <token>', 'a super admin token, for the bulk add checks').env(
@@ -179,6 +184,7 @@ function verifyOf(options: CommandOptions): Promise<Report> {
     teamId: options.teamId,
     policyId: options.policyId,
     otherPolicyId: options.otherPolicyId,
+    otherTeamId: options.otherTeamId,
     dimensionId: options.dimensionId,
     adminToken: options.adminToken,
     allowWrites: options.allowWrites === true,

@@ -15,6 +15,7 @@ export interface KnownIds {
   policyId?: string
   dimensionId?: string
   otherPolicyId?: string
+  otherTeamId?: string
 }
 
 /** The environment variables a report's curl commands read the tokens from (the command's own). */
@@ -36,6 +37,8 @@ export interface Facts {
   errorTexts: Map<ErrorSituation, { detail: string; status: number; source: string }>
   /** Which defaults a value sent alone got (bulk.defaults). */
   bulkDefaults?: { summary: string; source: string }
+  /** Why `--other-policy-id` could not be confirmed a policy: the admin token did not find it either. */
+  otherPolicyUnconfirmed?: string
 }
 
 /** What the profile checks found: the settings seen, those that could not be, and the rest observed. */
@@ -81,6 +84,7 @@ export class VerifyContext {
       policyId: options.policyId,
       dimensionId: options.dimensionId,
       otherPolicyId: options.otherPolicyId,
+      otherTeamId: options.otherTeamId,
     }
     this.#deadline = Date.now() + (options.deadlineMs ?? DEFAULT_DEADLINE_MS)
   }

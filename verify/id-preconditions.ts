@@ -38,10 +38,15 @@ async function checkOtherPolicy(ctx: VerifyContext): Promise<void> {
     )
   if (!ctx.credentials.admin) return
   const answer = await ctx.send(readRules(otherPolicyId, ctx.credentials.admin))
-  if (answer.status === 404 || answer.status === 422)
+  const malformed = uuidHint(answer, 'policy_id')
+  if (malformed)
     throw new PreconditionError(
-      `The server does not find --other-policy-id ${otherPolicyId} even for --admin-token (${answerText(answer)})${uuidHint(answer, 'policy_id')}; pass a policy of another team than the token's, or leave --other-policy-id out to skip auth.other-team-policy.`,
+      `The server does not find --other-policy-id ${otherPolicyId} even for --admin-token (${answerText(answer)})${malformed}; pass a policy of another team than the token's, or leave --other-policy-id out to skip auth.other-team-policy.`,
     )
+  // The description never gives a super admin other teams' policies: one scoped to its own team refuses them
+  // too. The run goes on; auth.other-team-policy says the id could not be confirmed.
+  if (isRefusal(answer))
+    ctx.facts.otherPolicyUnconfirmed = `--admin-token does not find it either (${answerText(answer)}): a super admin scoped to its own team, or an id that is no policy`
 }
 
 /**

@@ -21,6 +21,11 @@ export interface VerifyOptions {
   noPermToken?: string
   /** A policy of another team than the token's, for `auth.other-team-policy`. */
   otherPolicyId?: string
+  /**
+   * A real team the token is not of, for `auth.other-team`: a server that checks only that a team exists lets a
+   * random id through to a refusal. Read from a super admin's personas when not given.
+   */
+  otherTeamId?: string
   /** Milliseconds each request may take. @default 10000 */
   timeoutMs?: number
   /** Milliseconds the whole run may take; checks left when it runs out are skipped. @default 120000 */
@@ -116,7 +121,7 @@ export interface Report {
   ok: boolean
   summary: ReportSummary
   /** The ids the run worked with, given or discovered. */
-  ids: { teamId?: string; policyId?: string; dimensionId?: string; otherPolicyId?: string }
+  ids: { teamId?: string; policyId?: string; dimensionId?: string; otherPolicyId?: string; otherTeamId?: string }
   /** How the run went about it: discovered ids, requests sent. */
   notes: string[]
   checks: CheckResult[]

@@ -53,7 +53,7 @@ const CASES: Array<{ bug: string; sent: () => Sent; check: string; profile?: Pro
   },
   { bug: 'limit silently capped at 50', sent: () => personas('limit=80'), check: 'paging.page-size' },
   { bug: 'default limit of 20', sent: () => personas(''), check: 'paging.limit-respected' },
-  { bug: 'personas lose role_description', sent: () => personas(''), check: 'schema.persona-list' },
+  { bug: 'personas lose created_by', sent: () => personas(''), check: 'schema.persona-list' },
   { bug: 'persona timestamps as ISO strings', sent: () => personas(''), check: 'schema.persona-list' },
   {
     bug: 'rule timestamps as ISO strings',

@@ -92,15 +92,20 @@ it('stops with exit 2 and one sentence when the token cannot read the rules of -
   }
 })
 
-it('stops with exit 2 when --other-policy-id is unknown, or --dimension-id is with writes allowed', async () => {
+it('stops with exit 2 when --other-policy-id is not a UUID, or --dimension-id is unknown with writes allowed', async () => {
   const { tokens } = fixtures()
   const unknown = '00000000-0000-4000-8000-000000000000'
   const env = { ...tokenEnv(tokens.team_reader), AGENT_CONSOLE_VERIFY_ADMIN_TOKEN: tokens.super_admin }
-  const policy = await verifyCli(['--base-url', running.url, '--other-policy-id', unknown], env)
+  const policy = await verifyCli(['--base-url', running.url, '--other-policy-id', 'not-a-uuid'], env)
   expect(policy.code).toBe(2)
   expect(policy.stderr).toMatch(
-    /^agent-console-mock verify: The server does not find --other-policy-id \S+ even for --admin-token \(404 "Policy not found"\); pass a policy of another team than the token's, or leave --other-policy-id out to skip auth\.other-team-policy\.\n$/,
+    /^agent-console-mock verify: The server does not find --other-policy-id not-a-uuid even for --admin-token \(422[^)]*\): it is not a UUID; pass a policy of another team than the token's, or leave --other-policy-id out to skip auth\.other-team-policy\.\n$/,
   )
+  // A super admin may be scoped to its own team (the description never gives it other teams' policies): an id it
+  // does not find is no reason to stop; auth.other-team-policy says it could not be confirmed.
+  const scoped = await verifyCli(['--base-url', running.url, '--other-policy-id', unknown], env)
+  expect(scoped.code).toBe(0)
+  expect(scoped.stdout).toMatch(/could not be confirmed a policy of another team/)
   const dimension = await verifyCli(['--base-url', running.url, '--dimension-id', unknown, '--allow-writes'], env)
   expect(dimension.code).toBe(2)
   expect(dimension.stderr).toMatch(

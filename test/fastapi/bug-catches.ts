@@ -11,13 +11,13 @@ export const BUG_CATCHES: BugCatch[] = [
   {
     variant: 'bug:total-ignores-filters',
     caughtBy: 'filters.intents',
-    alsoFails: ['filters.is-preset', 'filters.search-fields', 'filters.combined'],
+    alsoFails: ['filters.is-preset', 'filters.search-fields', 'filters.combined', 'filters.paged'],
   },
   { variant: 'bug:leak-other-team-presets', caughtBy: 'filters.team-scope' },
   {
     variant: 'bug:offset-ignored',
     caughtBy: 'paging.concatenation',
-    alsoFails: ['paging.limit-respected', 'paging.past-end'],
+    alsoFails: ['paging.limit-respected', 'paging.past-end', 'filters.paged'],
   },
   {
     variant: 'bug:rules-no-auth',

@@ -32,6 +32,7 @@ const FLAGS: Partial<Record<keyof VerifyOptions, string>> = {
   teamId: '--team-id',
   policyId: '--policy-id',
   otherPolicyId: '--other-policy-id',
+  otherTeamId: '--other-team-id',
   dimensionId: '--dimension-id',
   adminToken: '--admin-token',
   noPermToken: '--no-perm-token',

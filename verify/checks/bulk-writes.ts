@@ -34,6 +34,33 @@ export function addedRecords(scope: CheckScope, answer: ApiAnswer, count: number
     : undefined
 }
 
+/**
+ * The records of an add, put in the order their values were sent. The description says "a JSON array of demographic
+ * value records (see Resources), one per value added", and no order: a record is matched by its value, and an
+ * answer in another order than the request's is a warning (the mock answers in request order). A value sent that
+ * no record carries is evidence.
+ */
+export function inRequestOrder(
+  scope: CheckScope,
+  answer: ApiAnswer,
+  records: Json[] | undefined,
+  sent: ReadonlyArray<{ value: string }>,
+): Json[] | undefined {
+  if (!records) return undefined
+  const left = [...records]
+  const ordered: Json[] = []
+  for (const item of sent) {
+    const at = left.findIndex((record) => record['value'] === item.value)
+    if (!scope.expect(at >= 0, mismatch(answer, `a record with value ${JSON.stringify(item.value)}`))) return undefined
+    ordered.push(...left.splice(at, 1))
+  }
+  if (ordered.some((record, index) => record !== records[index]))
+    scope.warn(
+      `${requestLine(answer.request)}: the records come in another order than the values were sent (the description gives no order; the mock answers in request order, and no profile setting changes it)`,
+    )
+  return ordered
+}
+
 /** Checks one field of a returned record. */
 export function expectField(
   scope: CheckScope,

@@ -1,6 +1,6 @@
 import { NOT_A_STRING, requiredItemFields } from './bulk-probes.js'
 import { duplicatesSent, expectDuplicatesChoice } from './bulk-duplicates.js'
-import { add, addedRecords, describeDefaults, expectField, nowIn } from './bulk-writes.js'
+import { add, addedRecords, inRequestOrder, describeDefaults, expectField, nowIn } from './bulk-writes.js'
 import type { Check } from './check.js'
 import { expectValidationError, mismatch } from './expectations.js'
 import { partlyInvalidChoice } from './validation.js'
@@ -23,11 +23,9 @@ export const bulkChecks: Check[] = [
       if (fields.length)
         scope.skip(`the server requires ${fields.join(', ')}: a value is never sent alone (profile.bulk-defaults)`)
       const values = [ctx.uniqueValue('default-a'), ctx.uniqueValue('default-b')]
-      const answer = await add(
-        scope,
-        values.map((value) => ({ value })),
-      )
-      const records = addedRecords(scope, answer, 2)
+      const sent = values.map((value) => ({ value }))
+      const answer = await add(scope, sent)
+      const records = inRequestOrder(scope, answer, addedRecords(scope, answer, 2), sent)
       if (!records) return
       const typed = { display_name: 'string', value_metadata: 'object', sort_order: 'integer' } as const
       for (const record of records) {
@@ -55,7 +53,7 @@ export const bulkChecks: Check[] = [
     id: 'bulk.records',
     kind: 'contract',
     description:
-      'the bulk add returns one record per value, in request order, with what was sent (metadata as value_metadata); created_at in a unit and epoch of its own is a warning',
+      'the bulk add returns one record per value (matched by value; another order than the request order is a warning), with what was sent (metadata as value_metadata); created_at in a unit and epoch of its own is a warning',
     needs: WRITES,
     async run(scope) {
       const { ctx } = scope
@@ -69,7 +67,7 @@ export const bulkChecks: Check[] = [
         { value: ctx.uniqueValue('record-b'), display_name: `Verify ${ctx.runId} B`, metadata: {}, sort_order: 9 },
       ]
       const answer = await add(scope, sent)
-      const records = addedRecords(scope, answer, sent.length)
+      const records = inRequestOrder(scope, answer, addedRecords(scope, answer, sent.length), sent)
       if (!records) return
       records.forEach((record, index) => {
         const item = sent[index]!

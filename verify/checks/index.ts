@@ -4,6 +4,7 @@ import { bulkChecks } from './bulk.js'
 import { driftChecks } from './drift.js'
 import { errorChecks } from './errors.js'
 import { filterChecks } from './filters.js'
+import { filteredPagingCheck } from './filters-paged.js'
 import { pagingChecks } from './paging.js'
 import { profileChecks } from './profile.js'
 import { generationChecks } from './profile-generation.js'
@@ -22,6 +23,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...pagingChecks,
   ...rulesPagingChecks,
   ...filterChecks,
+  filteredPagingCheck,
   ...validationChecks,
   ...authChecks,
   ...errorChecks,

@@ -82,6 +82,10 @@ export const profileChecks: Check[] = [
         offset: paging.offset,
         ...(paging.defaultLimit === undefined ? {} : { defaultLimit: paging.defaultLimit }),
       }
+      if (paging.pageIndex)
+        scope.warn(
+          `${paging.offset} is a page index, not an offset (${paging.pageIndexSource}): the description leaves it open ("the other is an integer with minimum 0"); the mock reads it as records skipped, and no profile setting makes it a page`,
+        )
       if (paging.defaultLimit === undefined)
         scope.note('the default limit was not seen (no --policy-id, or the policy holds fewer rules than the default)')
       detect(

@@ -54,7 +54,10 @@ export const rulesPagingChecks: Check[] = [
         )
       })
       expectConcatenation(scope, baseline.reference, pages, `rules pages of ${pageSize}`)
-      if (baseline.reference.complete) await expectOffsetAlone(scope, baseline)
+      // A page index sent alone opens that page, by a default size: not an offset to judge.
+      if (baseline.paging.pageIndex)
+        scope.note(`${baseline.paging.offset} is a page index (profile.rules-paging): pages were asked by page`)
+      else if (baseline.reference.complete) await expectOffsetAlone(scope, baseline)
     },
   },
   {
@@ -66,7 +69,9 @@ export const rulesPagingChecks: Check[] = [
       const baseline = await rulesBaseline(scope)
       if (!baseline) return
       const limit = await pageLimit(scope.ctx, 'rules', 10)
-      for (const offset of [baseline.total, baseline.total + 25]) {
+      // A page index is asked by the first page past the end (an offset inside the last page opens that page).
+      const past = (offset: number) => (baseline.paging.pageIndex ? Math.ceil(offset / limit) * limit : offset)
+      for (const offset of [past(baseline.total), past(baseline.total + 25)]) {
         const answer = await scope.ctx.send(listRules(scope.ctx, baseline.paging, { limit, offset }))
         const page = expectPage(scope, answer)
         if (page)

@@ -3,7 +3,14 @@ import type { Check, CheckScope } from './check.js'
 import type { Crawl } from '../client/crawl.js'
 import { expectShape, expectStatus } from './expectations.js'
 import { partialNote, personaReference, rulesReference } from './reference-sets.js'
-import { DEMOGRAPHIC_VALUES, PERSONA_LIST, RULE_LIST, type SchemaPair } from '../schema/responses.js'
+import {
+  DEMOGRAPHIC_VALUES,
+  OPTIONAL_PERSONA_FIELDS,
+  PERSONA_LIST,
+  RULE_LIST,
+  type SchemaPair,
+} from '../schema/responses.js'
+import { expectNoForgottenFields } from './omitted-fields.js'
 
 /** Every page read validates: a missing field, a wrong type or a non-integer timestamp fails; an unknown field warns. */
 function expectPagesValid(scope: CheckScope, crawl: Crawl, pair: SchemaPair): void {
@@ -23,7 +30,11 @@ export const schemaChecks: Check[] = [
     description:
       'every page of personas is a PersonaListResponse: each field present with its type, timestamps integers',
     needs: ['team'],
-    run: async (scope) => expectPagesValid(scope, await personaReference(scope.ctx), PERSONA_LIST),
+    async run(scope) {
+      const crawl = await personaReference(scope.ctx)
+      expectPagesValid(scope, crawl, PERSONA_LIST)
+      if (!crawl.problem) expectNoForgottenFields(scope, crawl, OPTIONAL_PERSONA_FIELDS)
+    },
   },
   {
     id: 'schema.rule-list',

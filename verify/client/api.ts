@@ -24,6 +24,11 @@ export function listPersonas(
 export interface RulesPaging {
   limit: string
   offset: string
+  /**
+   * The second parameter counts pages, not records (offset = page × limit): the description says only "the other
+   * is an integer with minimum 0". Checks still ask by offset; a multiple of the limit is sent as its page.
+   */
+  pageIndex?: boolean
 }
 
 /** `GET /v1/policies/{policy_id}/rules`, with the paging parameters under the server's names. */
@@ -37,9 +42,15 @@ export function listRules(
   return {
     method: 'GET',
     path: rulesPath(policyId),
-    query: { [paging.limit]: page.limit, [paging.offset]: page.offset },
+    query: { [paging.limit]: page.limit, [paging.offset]: paging.pageIndex ? asPage(page) : page.offset },
     auth: options.auth ?? ctx.credentials.token,
   }
+}
+
+/** The page an offset lies on, for a server paging by page index (a negative offset is sent as it is). */
+function asPage({ limit, offset }: { limit?: QueryValue; offset?: QueryValue }): QueryValue | undefined {
+  if (typeof offset !== 'number' || typeof limit !== 'number' || offset < 0 || limit < 1) return offset
+  return Math.floor(offset / limit)
 }
 
 /** `POST /v1/demographics/{dimension_id}/values/bulk` with a JSON body (or raw text when it is a string). */

@@ -74,7 +74,13 @@ export function compareBounds(out: SchemaFinding[], where: string, side: Side, a
     if (side === 'response' || bound === 'default') out.push(note(`${DOCUMENT_ONLY}: ${message}`))
     else if (bound === 'format' ? theirs !== undefined : stricter(bound, ours, theirs)) {
       const setting = PROFILE_BOUNDS.find((item) => item.bound === bound && where.endsWith(item.at))?.setting
-      if (setting && side === 'body')
+      if (bound === 'minItems' && side === 'body' && where.endsWith(' body.values'))
+        out.push(
+          warning(
+            `${message}: ${LEFT_OPEN} (the description sets no minimum number of values; the mock takes [], and no profile setting changes it)`,
+          ),
+        )
+      else if (setting && side === 'body')
         out.push(
           warning(
             `${message}: a profile finding: ${setting}: ${JSON.stringify(theirs)} in the profile aligns the mock (the description leaves it open)`,

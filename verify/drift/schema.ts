@@ -1,5 +1,5 @@
 import { compareBounds, compareEnums, compareNullability, OPEN, OPTIONAL_OPEN } from './constraints.js'
-import { BEYOND, failure, LEFT_OPEN, LENIENT, NARROWER, note, TOPICS } from './findings.js'
+import { BEYOND, failure, LEFT_OPEN, LENIENT, NARROWER, note, TOPICS, warning } from './findings.js'
 import type { Documents, SchemaFinding, Side } from './findings.js'
 import { allows, MAX_DEPTH, normalise, typesOf, typeWords, type Node } from './normalise.js'
 
@@ -22,16 +22,35 @@ export function compareSchemas(
   theirs: Schema,
   depth = 0,
   fieldOpen = false,
+  guessed = false,
 ): void {
   if (depth > MAX_DEPTH) return
   const [a, b] = [normalise(docs.mock, ours), normalise(docs.server, theirs)]
+  if (GUESSED.includes(a.ref ?? '') && !guessed) {
+    const inner: SchemaFinding[] = []
+    compareSchemas(inner, where, side, docs, ours, theirs, depth, fieldOpen, true)
+    return void out.push(...inner.map(asGuess))
+  }
   if (!sameTypes(out, where, side, docs, a, b)) return
   compareNullability(out, where, side, docs, a, b, fieldOpen)
   compareBounds(out, where, side, a.schema, b.schema)
   compareEnums(out, where, side, a, b)
-  compareProperties(out, where, side, docs, a, b, depth)
+  compareProperties(out, where, side, docs, a, b, depth, guessed)
   const [itemsA, itemsB] = [a.schema['items'], b.schema['items']] as Array<Schema | undefined>
-  if (itemsA && itemsB) compareSchemas(out, `${where}[]`, side, docs, itemsA, itemsB, depth + 1)
+  if (itemsA && itemsB) compareSchemas(out, `${where}[]`, side, docs, itemsA, itemsB, depth + 1, false, guessed)
+}
+
+/**
+ * Components whose whole shape is the mock's guess: "Fields of a constraint object: not shown". The server's own
+ * constraint model breaks nothing the description promises: what would fail is a warning.
+ */
+const GUESSED = ['Constraint']
+
+function asGuess(finding: SchemaFinding): SchemaFinding {
+  if (finding.verdict !== 'failure') return finding
+  return warning(
+    `${LEFT_OPEN}: ${finding.message} (the fields of a constraint object are not shown: the mock's constraint is its own guess, and no profile setting changes it)`,
+  )
 }
 
 /**
@@ -56,6 +75,7 @@ function compareProperties(
   a: Node,
   b: Node,
   depth: number,
+  guessed: boolean,
 ): void {
   const [ours, theirs] = [a.schema['properties'], b.schema['properties']] as Array<Record<string, Schema> | undefined>
   if (!ours || !theirs) return
@@ -63,9 +83,9 @@ function compareProperties(
   for (const [name, schema] of Object.entries(ours)) {
     const match = theirs[name]
     const fieldOpen = OPTIONAL_OPEN.includes(a.ref ?? '')
-    if (match) compareSchemas(out, `${where}.${name}`, side, docs, schema, match, depth + 1, fieldOpen)
+    if (match) compareSchemas(out, `${where}.${name}`, side, docs, schema, match, depth + 1, fieldOpen, guessed)
     else if (open === true) out.push(note(`${where}.${name}`, TOPICS.freeForm))
-    else if (open) compareSchemas(out, `${where}.${name}`, side, docs, schema, open, depth + 1)
+    else if (open) compareSchemas(out, `${where}.${name}`, side, docs, schema, open, depth + 1, false, guessed)
     else out.push(failure(`${where}.${name}: not in the server's document`))
   }
   for (const name of Object.keys(theirs).filter((key) => !ours[key])) {

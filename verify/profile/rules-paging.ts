@@ -17,6 +17,8 @@ export interface DetectedRulesPaging extends RulesPaging {
   namesSource: string
   defaultLimit?: number
   defaultSource?: string
+  /** How the second parameter was read to be a page index, when it was. */
+  pageIndexSource?: string
 }
 
 const LIMIT_CANDIDATES = [
@@ -43,7 +45,8 @@ const ASSUMED: DetectedRulesPaging = {
 /** The server's rules paging names and default, found once per run. */
 export function rulesPaging(ctx: VerifyContext): Promise<DetectedRulesPaging> {
   return ctx.memo('rules-paging', async () => {
-    const names = (await fromDocument(ctx)) ?? (await byProbing(ctx)) ?? ASSUMED
+    const found = (await fromDocument(ctx)) ?? (await byProbing(ctx)) ?? ASSUMED
+    const names = found.namesFound && ctx.ids.policyId ? { ...found, ...(await probePageIndex(ctx, found)) } : found
     if (names.defaultLimit !== undefined || !ctx.ids.policyId) return names
     return { ...names, ...(await probeDefault(ctx, names)) }
   })
@@ -114,5 +117,28 @@ async function probeDefault(ctx: VerifyContext, paging: RulesPaging): Promise<Pa
   return {
     defaultLimit: body.results.length,
     defaultSource: `${describeRequest(answer.request)} answered ${body.results.length} of ${body.total} rules`,
+  }
+}
+
+/**
+ * "The other is an integer with minimum 0": an offset (records skipped) or a page index. A page of 2 at 1 holds
+ * the rule a page of 1 at 1 opens with when it is an offset; when it is a page index it holds records 2 and 3,
+ * among them the one a page of 1 at 2 opens with, and not the former. Pages are compared as sets: their order
+ * is paging.rules-concatenation's business. Undecided (fewer than 3 rules, other answers): an offset.
+ */
+async function probePageIndex(ctx: VerifyContext, paging: RulesPaging): Promise<Partial<DetectedRulesPaging>> {
+  const ids = async (limit: number, offset: number) => {
+    const answer = await ctx.send(listRules(ctx, paging, { limit, offset }))
+    const results = (answer.json as { results?: unknown } | undefined)?.results
+    const records = answer.status === 200 && Array.isArray(results) ? (results as Array<{ id?: unknown }>) : []
+    return { ids: records.map((record) => record?.id), request: describeRequest(answer.request) }
+  }
+  const [one, two, third] = [await ids(1, 1), await ids(2, 1), await ids(1, 2)]
+  const [atOne, atTwo] = [one.ids[0], third.ids[0]]
+  if (typeof atOne !== 'string' || typeof atTwo !== 'string' || atOne === atTwo) return {}
+  if (two.ids.includes(atOne) || !two.ids.includes(atTwo)) return {}
+  return {
+    pageIndex: true,
+    pageIndexSource: `${two.request} held the rule of ${third.request}, not that of ${one.request}`,
   }
 }

@@ -4,6 +4,7 @@ import {
   DemographicValue,
   FreeFormObject,
   HTTPError,
+  Persona,
   PersonaListResponse,
   PolicyRule,
   PolicyRuleListResponse,
@@ -29,14 +30,55 @@ export interface SchemaPair {
 const loose = { strict: false }
 const strict = { strict: true }
 
-/** The rule fields whose values the description leaves open hold any string in the contract. */
-const ContractPolicyRule = z.object({
-  ...wireShape(PolicyRule, loose),
-  consequence: z.object({ ...wireShape(Consequence, loose), action: z.string(), severity: z.string() }),
-  assignee: z.string(),
-  constraints: z.array(FreeFormObject),
-  constraint_logic: z.string(),
-})
+/**
+ * The persona fields the description marks "Required: no". A server may leave them out (FastAPI's
+ * `response_model_exclude_none=True` drops every `None`): absent, they are a warning (the mock always writes
+ * every field); a field marked "yes" must be present.
+ */
+export const OPTIONAL_PERSONA_FIELDS = [
+  'description',
+  'role_description',
+  'knowledge_level',
+  'skill_level',
+  'intent',
+  'language',
+  'access_permissions',
+  'is_preset',
+  'preset_category',
+  'tags',
+  'icon_filename',
+]
+
+/** The fields of `shape` named in `names` (every field when `names` is undefined), made optional; nested objects too when `deep`. */
+function optionalFields(shape: Record<string, z.ZodType>, names?: readonly string[], deep = false) {
+  const changed: Record<string, z.ZodType> = {}
+  for (const [name, field] of Object.entries(shape)) {
+    const inner = deep && field instanceof z.ZodObject ? z.object(optionalFields(field.shape, undefined, true)) : field
+    changed[name] = !names || names.includes(name) ? inner.optional() : inner
+  }
+  return changed
+}
+
+const ContractPersona = z.object(optionalFields(wireShape(Persona, loose), OPTIONAL_PERSONA_FIELDS))
+
+/**
+ * The rule fields whose values the description leaves open hold any string in the contract. "Whether each rule
+ * field is required or optional: not shown": every field (and those of its consequence and provenance) may be
+ * absent; present, it has its type. Absent is a warning, from the exact pass.
+ */
+const ContractPolicyRule = z.object(
+  optionalFields(
+    {
+      ...wireShape(PolicyRule, loose),
+      consequence: z.object({ ...wireShape(Consequence, loose), action: z.string(), severity: z.string() }),
+      assignee: z.string(),
+      constraints: z.array(FreeFormObject),
+      constraint_logic: z.string(),
+    },
+    undefined,
+    true,
+  ),
+)
 
 /** The 422 body as the description gives it: `input` and `ctx` are pydantic's, not the description's. */
 const ContractValidationError = z.object({
@@ -48,7 +90,7 @@ const ContractValidationError = z.object({
 /** `GET /v1/personas/`. */
 export const PERSONA_LIST: SchemaPair = {
   name: 'PersonaListResponse',
-  contract: wireSchema(PersonaListResponse, loose),
+  contract: z.object({ results: z.array(ContractPersona), total: z.int() }),
   exact: wireSchema(PersonaListResponse, strict),
 }
 

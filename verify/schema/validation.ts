@@ -8,6 +8,10 @@ export interface ShapeProblems {
 }
 
 type Issue = z.core.$ZodIssue
+
+/** Only the exact pass sees a field the contract leaves optional go missing. */
+const OPTIONAL_ABSENT =
+  'which the description leaves optional (the mock always writes every field, null where it has no value: a frontend built against it may expect the key)'
 type Path = ReadonlyArray<PropertyKey>
 
 /** Distinct problems listed per body; a record list repeats the same problem on every record. */
@@ -42,7 +46,8 @@ function describeIssue(issue: Issue, body: unknown, prefix = ''): string[] {
   const where = normalisedPath(issue.path)
   if (issue.code === 'unrecognized_keys')
     return issue.keys.map((key) => `${join(where, key)}: unknown field, not in the contract`)
-  if (isMissing(body, issue.path)) return [`${where || '(body)'}: missing field`]
+  if (isMissing(body, issue.path))
+    return [prefix ? `${where}: missing field, ${OPTIONAL_ABSENT}` : `${where || '(body)'}: missing field`]
   return [`${where || '(body)'}: ${prefix}${issue.message} (got ${sample(valueAt(body, issue.path))})`]
 }
 

@@ -11,6 +11,7 @@ import {
   type Json,
 } from '../support/variant.js'
 import type { BrokenVariant } from './helpers.js'
+import { filterAfterPaging } from './hunted.js'
 
 /** Broken variants for the filters. */
 export const FILTERS: BrokenVariant[] = [
@@ -95,6 +96,7 @@ export const FILTERS: BrokenVariant[] = [
   {
     bug: 'is_preset=false ignored (a falsy check)',
     caughtBy: 'filters.is-preset',
+    alsoFails: ['filters.paged'],
     handlers: () => [
       override('get', PERSONAS, (request) =>
         new URL(request.url).searchParams.get('is_preset') === 'false'
@@ -149,6 +151,11 @@ export const FILTERS: BrokenVariant[] = [
           : undefined,
       ),
     ],
+  },
+  {
+    bug: 'filters applied to the page after offset and limit (the total still right)',
+    caughtBy: 'filters.paged',
+    handlers: filterAfterPaging,
   },
 ]
 

@@ -1,0 +1,149 @@
+/**
+ * verify against the variants of test/contract/variants/hunted.ts, after real FastAPI servers: correct ones
+ * (a choice the description leaves open) fail nothing, broken ones fail the check meant for them.
+ */
+import { beforeAll, expect, it } from 'vitest'
+import type { Fixtures } from '../../factories/fixtures.js'
+import { verify, type CheckResult, type Report } from '../../verify/index.js'
+import { startMock, verifyOptionsFor } from './support/mock.js'
+import * as hunted from './variants/hunted.js'
+
+const TIMEOUT = 30_000
+
+let fixtures: Fixtures
+beforeAll(async () => {
+  const probe = await startMock()
+  fixtures = probe.sessions.primary.fixtures
+  await probe.close()
+})
+
+const check = (report: Report, id: string): CheckResult => report.checks.find((result) => result.id === id)!
+const failed = (report: Report) =>
+  report.checks.filter((result) => result.status === 'failed').map((result) => result.id)
+const warnings = (report: Report, id: string) => check(report, id).warnings.join('\n')
+const otherTeam = () => fixtures.teams.find((team) => team.id !== fixtures.teams[0]!.id)!.id
+
+/** verify's report on the mock answering through `handlers`. */
+async function reportOn(
+  handlers: NonNullable<Parameters<typeof startMock>[0]>['handlers'],
+  setup: {
+    profile?: Parameters<typeof startMock>[0] extends infer O ? (O extends { profile?: infer P } ? P : never) : never
+    options?: Parameters<typeof verifyOptionsFor>[1]
+  } = {},
+): Promise<Report> {
+  const running = await startMock({ handlers, ...(setup.profile ? { profile: setup.profile } : {}) })
+  try {
+    return await verify(verifyOptionsFor(running, setup.options))
+  } finally {
+    await running.close()
+  }
+}
+
+it('warns, not fails, of optional fields left out (exclude_none); a required one left out fails', {
+  timeout: TIMEOUT,
+}, async () => {
+  const report = await reportOn(hunted.excludeNone())
+  expect(failed(report)).toEqual([])
+  expect(warnings(report, 'schema.persona-list')).toMatch(
+    /results\[\]\.\w+: missing field, which the description leaves optional \(the mock always writes every field/,
+  )
+  expect(warnings(report, 'schema.rule-list')).toMatch(
+    /results\[\]\.review\w+: missing field, which the description leaves optional/,
+  )
+  const broken = await reportOn(hunted.personaRoleMissing())
+  expect(failed(broken)).toContain('schema.persona-list')
+  expect(JSON.stringify(check(broken, 'schema.persona-list').evidence)).toMatch(/results\[\]\.role: missing field/)
+})
+
+it('matches the bulk answer by value: another order is a warning, with duplicates stored too', {
+  timeout: TIMEOUT,
+}, async () => {
+  const report = await reportOn(hunted.bulkAnswerReversed())
+  expect(failed(report)).toEqual([])
+  expect(warnings(report, 'bulk.records')).toMatch(/another order than the values were sent/)
+  const stored = await reportOn(hunted.bulkAnswerReversed(), { profile: { bulkDuplicates: 'store' } })
+  expect(failed(stored)).toEqual([])
+  expect(stored.profile.settings.bulkDuplicates).toBe('store')
+})
+
+it('pages rules by page index where the second parameter counts pages, and warns the mock pages by offset', {
+  timeout: TIMEOUT,
+}, async () => {
+  const report = await reportOn(hunted.rulesPageIndex(), { profile: hunted.PAGE_INDEX_PAGING })
+  expect(failed(report)).toEqual([])
+  expect(check(report, 'paging.rules-concatenation').status).toBe('passed')
+  expect(warnings(report, 'profile.rules-paging')).toMatch(
+    /page is a page index, not an offset .*the mock reads it as records skipped/,
+  )
+})
+
+it('warns, not fails, of a constraint model of its own', { timeout: TIMEOUT }, async () => {
+  const report = await reportOn(hunted.constraintUnion())
+  expect(failed(report)).toEqual([])
+  expect(warnings(report, 'drift.responses')).toMatch(
+    /constraints\[\]\.right_operand: string in the mock, .* on the server \(the fields of a constraint object are not shown/,
+  )
+})
+
+it('warns, not fails, of a declared minimum number of bulk values', { timeout: TIMEOUT }, async () => {
+  const report = await reportOn(hunted.valuesNonEmpty())
+  expect(failed(report)).toEqual([])
+  expect(warnings(report, 'drift.request-body')).toMatch(
+    /body\.values: minItems none in the mock, 1 on the server: .*sets no minimum/,
+  )
+})
+
+it('warns of a JWT taken under another scheme word; fails a scheme that lets anyone in', {
+  timeout: TIMEOUT,
+}, async () => {
+  const report = await reportOn(hunted.anyScheme())
+  expect(failed(report)).toEqual([])
+  expect(warnings(report, 'auth.wrong-scheme')).toMatch(
+    /takes the JWT under another scheme word \(more lenient than the mock/,
+  )
+  const broken = await reportOn(hunted.basicLetsAnyoneIn(fixtures))
+  expect(failed(broken)).toEqual(['auth.wrong-scheme'])
+})
+
+it('reads ids in upper case as the same team and policy: no leak, only the format', { timeout: TIMEOUT }, async () => {
+  const report = await reportOn(hunted.upperCaseIds())
+  expect(failed(report)).not.toContain('filters.team-scope')
+  expect(failed(report)).not.toContain('filters.policy-scope')
+  expect(failed(report)).toEqual(expect.arrayContaining(['schema.persona-list', 'schema.rule-list']))
+})
+
+it('goes on when the admin token cannot find --other-policy-id, saying so', { timeout: TIMEOUT }, async () => {
+  const report = await reportOn(hunted.adminScopedToItsTeam(fixtures))
+  expect(failed(report)).toEqual([])
+  expect(check(report, 'auth.other-team-policy').status).toBe('passed')
+  expect(warnings(report, 'auth.other-team-policy')).toMatch(
+    /could not be confirmed a policy of another team \(--admin-token does not find it either/,
+  )
+})
+
+it('fails filters applied after paging', { timeout: TIMEOUT }, async () => {
+  const report = await reportOn(hunted.filterAfterPaging())
+  expect(failed(report)).toEqual(['filters.paged'])
+})
+
+it("fails another team's presets listed under is_preset=true", { timeout: TIMEOUT }, async () => {
+  const report = await reportOn(hunted.presetsOfAnyTeam(fixtures))
+  expect(failed(report)).toEqual(['auth.other-team'])
+})
+
+it('fails a team checked for existence only, given a real other team', { timeout: TIMEOUT }, async () => {
+  const report = await reportOn(hunted.teamExistsOnly(fixtures), { options: { otherTeamId: otherTeam() } })
+  expect(failed(report)).toEqual(['auth.other-team'])
+  expect(report.ids.otherTeamId).toBe(otherTeam())
+})
+
+it('writes reject for a 409 on stored values only, and warns that a repeat within a request is stored once', {
+  timeout: TIMEOUT,
+}, async () => {
+  const report = await reportOn(hunted.repeatsInOneRequestSkipped(), { profile: { bulkDuplicates: 'reject' } })
+  expect(failed(report)).toEqual([])
+  expect(report.profile.settings.bulkDuplicates).toBe('reject')
+  expect(warnings(report, 'bulk.duplicates')).toMatch(
+    /answered 201 with it once \(a repeat within one request skipped\): bulkDuplicates: 'reject' is written/,
+  )
+})
