@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'msw'
 import type { SetupWorker } from 'msw/browser'
-import { setupWorkerInThePage } from './page-only.js'
+import { loadSetupWorker, type PageWorkerFactory } from './page-only.js'
 import type { WorldOptions } from '../factories/world.js'
 import { createHandlers } from '../handlers/index.js'
 import { MockHandle, seedInstance, type MockOptions } from '../core/instance/handle.js'
@@ -37,16 +37,16 @@ type Persistence = Awaited<ReturnType<typeof persistInLocalStorage>>
 export class MockWorker extends MockHandle {
   readonly worker: SetupWorker
 
-  /** @internal use `startMockWorker()` */
+  /** @internal use `startMockWorker()`; `setupWorker` is msw's, loaded by it */
   constructor(
     instance: MockInstance,
     options: MockWorkerOptions,
+    setupWorker: PageWorkerFactory,
     private readonly persistence?: Persistence,
   ) {
     super(instance, options)
     const { profile, jwtSecret } = this
-    this.worker = setupWorkerInThePage(
-      'browser',
+    this.worker = setupWorker(
       ...createHandlers({
         instance,
         profile,
@@ -86,6 +86,8 @@ export class MockWorker extends MockHandle {
  * renderApp()
  */
 export async function startMockWorker(options: MockWorkerOptions = {}): Promise<MockWorker> {
+  // First: in Node, what to use instead, before any seeding.
+  const setupWorker = await loadSetupWorker('browser')
   options = { ...options, scenario: options.scenario ?? pageScenario() }
   const instance = await seedInstance(options)
   const scenarios = parseScenarioNames(options.scenario).join(',')
@@ -94,7 +96,7 @@ export async function startMockWorker(options: MockWorkerOptions = {}): Promise<
       ? options.persist
       : `agent-console-mock:${options.seed ?? instance.worldOptions.seed}${scenarios ? `:${scenarios}` : ''}`
   const persistence = options.persist ? await persistInLocalStorage(instance, key) : undefined
-  const mock = new MockWorker(instance, options, persistence)
+  const mock = new MockWorker(instance, options, setupWorker, persistence)
   await startPassingOn(mock.worker, {
     url: options.serviceWorkerUrl ?? '/mockServiceWorker.js',
     quiet: options.quiet ?? true,

@@ -170,13 +170,22 @@ function configuredWorld({ instance, seed, personasPerTeam }: CoreOptions): Requ
   return { seed: seed ?? created.seed, personasPerTeam: personasPerTeam ?? created.personasPerTeam }
 }
 
+/** The longest delay (2^31 - 1 ms, about 24.8 days): a timer takes a longer one as 1 ms, with only a warning. */
+const MAX_DELAY_MS = 2 ** 31 - 1
+
 /**
- * A `delayMs` option, checked: a timer would take a negative or non-number delay as none, silently.
- * @throws RangeError for anything but a finite number ≥ 0
+ * A `delayMs` option, checked: a timer would take a negative or non-number delay as none, and one past
+ * {@link MAX_DELAY_MS} as 1 ms (Node's `TimeoutOverflowWarning`), silently.
+ * @throws RangeError for anything but a number from 0 to {@link MAX_DELAY_MS}
  */
 export function checkDelay(delayMs: number): number {
-  if (typeof delayMs === 'number' && Number.isFinite(delayMs) && delayMs >= 0) return delayMs
-  throw new RangeError(`delayMs must be a number of milliseconds, 0 or more, got ${JSON.stringify(delayMs)}.`)
+  if (!(typeof delayMs === 'number' && delayMs >= 0))
+    throw new RangeError(`delayMs must be a number of milliseconds, 0 or more, got ${JSON.stringify(delayMs)}.`)
+  if (delayMs <= MAX_DELAY_MS) return delayMs
+  throw new RangeError(
+    `delayMs must be at most ${MAX_DELAY_MS} milliseconds (about 24.8 days; a timer takes a longer delay as 1 ms), ` +
+      `got ${JSON.stringify(delayMs)}.`,
+  )
 }
 
 /**

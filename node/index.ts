@@ -16,7 +16,12 @@ export interface MockServerOptions extends Omit<MockOptions, 'openapi'> {
   baseUrl?: string
   /** Request bodies larger than this many bytes answer 413. @default 1 MiB */
   maxBodyBytes?: number
-  /** What a request no handler answers does (another origin). @default 'error' */
+  /**
+   * What a request no handler answers does (another origin): `'error'`, `'warn'`, `'bypass'`, or a function called
+   * with the request and `print` (`print.warning()`, `print.error()` log msw's warning or error): the request goes on
+   * to the network unless it throws. Called as msw 2 calls it, on msw 2 and msw 3 (whose `onUnhandledFrame` it is).
+   * @default 'error'
+   */
   onUnhandledRequest?: UnhandledRequestStrategy
   /**
    * Path prefixes of `baseUrl` sent on to a real server with `fetch`, ahead of the mock's operations, e.g.
@@ -69,9 +74,10 @@ function checkOptions(options: MockServerOptions): void {
   if (options.jwtSecret !== undefined) checkJwtSecret(options.jwtSecret)
   if (options.maxBodyBytes !== undefined) checkMaxBodyBytes(options.maxBodyBytes)
   const strategy = options.onUnhandledRequest
-  if (strategy !== undefined && !UNHANDLED_STRATEGIES.includes(strategy))
+  if (strategy !== undefined && typeof strategy !== 'function' && !UNHANDLED_STRATEGIES.includes(strategy))
     throw new RangeError(
-      `onUnhandledRequest must be one of ${UNHANDLED_STRATEGIES.map((name) => `'${name}'`).join(', ')}, got ${JSON.stringify(strategy)}.`,
+      `onUnhandledRequest must be one of ${UNHANDLED_STRATEGIES.map((name) => `'${name}'`).join(', ')} or a function ` +
+        `(request, print) => void, got ${JSON.stringify(strategy) ?? String(strategy)}.`,
     )
 }
 
@@ -157,6 +163,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   return mock
 }
 
+export type { UnhandledRequestCallback, UnhandledRequestPrint, UnhandledRequestStrategy } from './msw-adapter.js'
 export type { Fixtures, FixtureTokens } from '../factories/fixtures.js'
 export type { World } from '../model/world.js'
 export type { Profile, ProfileOptions } from '../model/profile.js'

@@ -13,8 +13,31 @@ import { subscribe } from 'node:diagnostics_channel'
 import type { Socket } from 'node:net'
 import type { SetupServer } from 'msw/node'
 
-/** What a request no handler answers does: refused with an error, passed on with a warning, or passed on. */
-export type UnhandledRequestStrategy = 'error' | 'warn' | 'bypass'
+/**
+ * What a request no handler answers does: refused with an error, passed on with a warning, or passed on; or a
+ * function that decides (msw's callback, in the shape msw 2 calls it on both majors).
+ */
+export type UnhandledRequestStrategy = 'error' | 'warn' | 'bypass' | UnhandledRequestCallback
+
+/**
+ * Called with a request no handler answers (a WebSocket connection comes as a request with `upgrade: websocket`),
+ * which then goes on to the network unless the callback throws: then it fails, as with `'error'`. `print.warning()`
+ * and `print.error()` log msw's warning or error for it, as `'warn'` and `'error'` do.
+ * @example onUnhandledRequest: (request, print) => { if (new URL(request.url).hostname !== 'cdn.test') { print.error(); throw new Error('unmocked') } }
+ */
+export type UnhandledRequestCallback = (request: Request, print: UnhandledRequestPrint) => void | Promise<void>
+
+/** What msw does for an unhandled request with its own strategies: `'warn'`'s warning, `'error'`'s error. */
+export interface UnhandledRequestPrint {
+  warning(): void
+  error(): void
+}
+
+/** msw 3's callback for an unhandled frame (its `onUnhandledFrame`): HTTP requests and WebSocket connections. */
+type UnhandledFrameCallback = (args: {
+  frame: { protocol: string; data: { request?: Request; connection?: { client: { url: URL } } } }
+  defaults: { warn(): void; error(): void }
+}) => void | Promise<void>
 
 type ListenOptions = NonNullable<Parameters<SetupServer['listen']>[0]>
 
@@ -24,9 +47,25 @@ export function listen(server: SetupServer, strategy: UnhandledRequestStrategy):
   if (unsupported) throw new Error(unsupported)
   const msw3 = readsUnhandledFrame(server)
   if (msw3) closeHandlesMswLeaves()
-  const options = msw3 ? { onUnhandledFrame: strategy } : { onUnhandledRequest: strategy }
+  const options = msw3 ? { onUnhandledFrame: unhandledFrameStrategy(strategy) } : { onUnhandledRequest: strategy }
   // Typed against one major's options: the other major's name is right at run time, not known to tsc.
   server.listen(options as ListenOptions)
+}
+
+/**
+ * A strategy as msw 3 takes it: a name as it is; a callback called with a request, as msw 2 calls it (msw 2's own
+ * `fromLegacyOnUnhandledRequest` does the same: a WebSocket connection as a request with `upgrade: websocket`).
+ */
+function unhandledFrameStrategy(strategy: UnhandledRequestStrategy): string | UnhandledFrameCallback {
+  if (typeof strategy !== 'function') return strategy
+  return ({ frame, defaults }) => {
+    const { request, connection } = frame.data
+    const asRequest =
+      request ??
+      (connection && new Request(connection.client.url, { headers: { connection: 'upgrade', upgrade: 'websocket' } }))
+    if (!asRequest) throw new Error(`agent-console-mock: an unhandled ${frame.protocol} frame carries no request`)
+    return strategy(asRequest, { warning: () => defaults.warn(), error: () => defaults.error() })
+  }
 }
 
 /**

@@ -29,6 +29,13 @@ const integer = (name: string, min: number, max: number) => (text: string) => {
 }
 
 /** The settings of a `--profile` file, checked here so that a bad one is refused naming the file and the option. */
+/** A parser of a file's name for commander: an empty one (`--state-file "$UNSET"`) is a mistake, said as such. */
+const namedFile = (name: string) => (text: string) => {
+  if (text.trim() === '')
+    throw new InvalidArgumentError(`${name} is empty: name the file to keep the world in, or leave the option out.`)
+  return text
+}
+
 function readProfile(path: string): ProfileOptions {
   let text: string
   try {
@@ -73,6 +80,7 @@ const program = new Command('agent-console-mock')
   .option(
     '--state-file <file>',
     'keep the world in this file (and <file>.log): loaded at start; every change on disk before it is answered',
+    namedFile('--state-file'),
   )
   .option(
     '--max-body-bytes <bytes>',

@@ -8,7 +8,14 @@ import { checkControlToken, controlTokenFor, ownHostNames } from './exposure.js'
 import { forwardRoutes, type ForwardRoute } from '../core/forward-routes.js'
 import { defaultMemoryBudget } from './heap.js'
 import type { Logger } from './logger.js'
-import { APP_OPTION_NAMES, SERVER_OPTION_NAMES, type AppOptions, type ServerOptions } from './options.js'
+import {
+  APP_OPTION_NAMES,
+  checkAppOptions,
+  checkServerOptions,
+  SERVER_OPTION_NAMES,
+  type AppOptions,
+  type ServerOptions,
+} from './options.js'
 import { checkOptionNames } from '../core/option-names.js'
 import type { ForwardTimeouts } from './proxy/forward.js'
 
@@ -49,6 +56,7 @@ export interface ServerSettings extends AppSettings {
 export function resolveServerSettings(options: ServerOptions = {}): ServerSettings {
   void everyOptionListed
   checkOptionNames('startServer', options, SERVER_OPTION_NAMES)
+  checkServerOptions(options)
   const host = options.host ?? DEFAULT_HOST
   const app = resolveAppWith(options, (jwtSecret) =>
     controlGuardOf(
@@ -57,8 +65,6 @@ export function resolveServerSettings(options: ServerOptions = {}): ServerSettin
       controlTokenFor({ ...options, host, jwtSecret }),
     ),
   )
-  if (options.stateFile?.trim() === '')
-    throw new Error('--state-file is empty: name the file to keep the world in, or leave the option out to keep none.')
   return { ...app, port: checkPort(options.port ?? DEFAULT_PORT), host, stateFile: options.stateFile }
 }
 
@@ -78,6 +84,7 @@ function checkPort(port: number): number {
 /** The settings `createMockApp` runs with, from its options (an app does not know where it listens). */
 export function resolveAppSettings(options: AppOptions = {}): AppSettings {
   checkOptionNames('createMockApp', options, APP_OPTION_NAMES)
+  checkAppOptions(options)
   checkControlToken(options.controlToken)
   return resolveAppWith(options, () => controlGuardOf(options, options.allowedHosts ?? [], options.controlToken))
 }

@@ -1,15 +1,13 @@
 import { test as base, expect } from '@playwright/test'
 import type { AnyHandler } from 'msw'
 import { createHandlers } from '../../handlers/index.js'
-import { MockHandle, seedInstance, type MockOptions } from '../../core/instance/handle.js'
+import { MockHandle, seedInstance } from '../../core/instance/handle.js'
 import type { MockInstance } from '../../core/instance/instance.js'
 import { writeContractPart } from './contract-file.js'
 import { defineNetworkFixture, type NetworkFixture } from './network.js'
+import { checkMockOptions, type PlaywrightMockOptions } from './options.js'
 
-export interface PlaywrightMockOptions extends MockOptions {
-  /** Milliseconds added before every API answer. @default 0 */
-  delayMs?: number
-}
+export type { PlaywrightMockOptions } from './options.js'
 
 /**
  * The fixture's options, for `test.use` or the `use` of `playwright.config.ts`, whose `defineConfig` learns of them
@@ -68,6 +66,7 @@ export const test = base.extend<{
   recordContract: [undefined, { option: true }],
   mock: [
     async ({ context, mockOptions, recordContract }, use, testInfo) => {
+      checkMockOptions(mockOptions)
       const instance = await seedInstance(mockOptions)
       instance.recorder.test = testInfo.titlePath.join(' › ')
       const handle = new MockHandle(instance, mockOptions)

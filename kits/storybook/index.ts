@@ -63,7 +63,7 @@ export interface StoryMockContext {
  * msw 2's option, which msw 3 ignores: every request of Storybook's own would then log an `[MSW] Warning`.
  */
 export async function setupStoryWorker(): Promise<SetupWorker> {
-  const worker = setupWorkerInThePage('storybook')
+  const worker = await setupWorkerInThePage('storybook')
   await startPassingOn(worker, { url: '/mockServiceWorker.js', quiet: true })
   return worker
 }

@@ -1,7 +1,7 @@
 import { startPassingOn } from '../../browser/msw-adapter.js'
 import { http, type RequestHandler } from 'msw'
 import type { SetupWorker } from 'msw/browser'
-import { setupWorkerInThePage } from '../../browser/page-only.js'
+import { loadSetupWorker, type PageWorkerFactory } from '../../browser/page-only.js'
 import { test as base } from 'vitest'
 import type { Core } from '../../handlers/app.js'
 import { MockHandle } from '../../core/instance/handle.js'
@@ -26,15 +26,22 @@ export class MockServiceWorker {
   readonly worker: SetupWorker
   #current: Core | undefined
 
-  /** @internal the `mockServiceWorker` fixture builds it */
-  constructor() {
-    this.worker = setupWorkerInThePage(
-      'vitest',
+  /** @internal the `mockServiceWorker` fixture builds it, with {@link MockServiceWorker.create} */
+  constructor(setupWorker: PageWorkerFactory) {
+    this.worker = setupWorker(
       http.all(
         ({ request }) => this.#current?.claims(request) ?? false,
         ({ request }) => (this.#current ? this.#current.fetch(request) : undefined),
       ),
     )
+  }
+
+  /**
+   * @internal loads msw's worker (msw/browser, which msw 3 exports to no Node: importing this entry in a Node test
+   * works, and this says it is for browser mode)
+   */
+  static async create(): Promise<MockServiceWorker> {
+    return new MockServiceWorker(await loadSetupWorker('vitest'))
   }
 
   /** @internal answers with this test's core until {@link release} */
@@ -100,7 +107,7 @@ export const test = base.extend<MockFixtures>({
   mockWorkerOptions: [async ({}, use) => use({}), { scope: 'worker' }],
   mockServiceWorker: [
     async ({ mockWorkerOptions }, use) => {
-      const mockServiceWorker = new MockServiceWorker()
+      const mockServiceWorker = await MockServiceWorker.create()
       await startPassingOn(mockServiceWorker.worker, {
         url: mockWorkerOptions.serviceWorkerUrl ?? '/mockServiceWorker.js',
         quiet: mockWorkerOptions.quiet ?? true,

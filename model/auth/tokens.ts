@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose'
+import { type JWTPayload, SignJWT } from 'jose'
 import { z } from 'zod'
 import { decodeJsonBody } from '../../fastapi/python/json-decode.js'
 import { PyDict, type PyValue } from '../../fastapi/python/value.js'
@@ -27,8 +27,31 @@ export const MAX_TOKEN_LENGTH = 256 * 1024
 const MAX_HEADER_DEPTH = 986
 const MAX_PAYLOAD_DEPTH = 988
 
-/** Claims to sign: the server's, `exp: null` for a token that never expires, and any other claim beside them. */
-export const TokenClaims = Claims.extend({ exp: z.number().nullable().optional() }).loose()
+/** A time claim as PyJWT reads it: a number, or a string of an integer (it takes `int()` of it). */
+const TimeClaim = z.union([z.number(), z.string().regex(/^\s*[+-]?\d+\s*$/)])
+
+/** Whether Python reads a JSON value as true: `aud` is refused when it is. */
+const pythonTruthy = (value: unknown): boolean =>
+  Array.isArray(value)
+    ? value.length > 0
+    : typeof value === 'object' && value !== null
+      ? Object.keys(value).length > 0
+      : Boolean(value)
+
+/**
+ * Claims to sign: the server's, `exp: null` for a token that never expires, and any other claim beside them but an
+ * audience (PyJWT, given none to expect, refuses every token that names one).
+ */
+export const TokenClaims = Claims.extend({
+  iat: TimeClaim.optional(),
+  nbf: TimeClaim.optional(),
+  exp: TimeClaim.nullable().optional(),
+})
+  .loose()
+  .refine((claims) => !pythonTruthy(claims.aud), {
+    path: ['aud'],
+    message: 'the API refuses every token that names an audience',
+  })
 // Not `Omit<z.input<typeof Claims> & Record<string, unknown>, 'exp'>`: omitting from a type with an index signature
 // keeps only the index signature, and `sub` would no longer be required.
 export type TokenClaims = z.input<typeof TokenClaims>
@@ -55,7 +78,8 @@ export async function mintToken(
   const payload = { iat: now, ...rest, ...(exp === null ? {} : { exp }) }
   // jose takes only this realm's Uint8Array: under jsdom, TextEncoder is jsdom's and its bytes another realm's.
   const key = new Uint8Array(encoder.encode(secret))
-  return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key)
+  // Signed as given: a time claim may be a string of an integer, which PyJWT reads with `int()` (jose types it a number).
+  return new SignJWT(payload as JWTPayload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key)
 }
 
 /** A zod error as `path: message` for each issue. */

@@ -170,3 +170,13 @@ it.each([
     api = client(mock)
   }
 })
+
+it('mints what the API takes: time claims as strings of integers, and refuses an audience, which it never takes', async () => {
+  const later = String(now() + 3600)
+  expect(await answer(`Bearer ${await mock.mintToken({ ...readerClaims(), exp: later, nbf: '1' })}`)).toEqual([
+    200,
+    'ok',
+    null,
+  ])
+  await expect(mock.mintToken({ ...readerClaims(), aud: 'x' })).rejects.toThrow(/aud: the API refuses every token/)
+})

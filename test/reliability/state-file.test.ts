@@ -113,7 +113,7 @@ it('refuses a directory, or a file in a folder that does not exist, with a messa
     const stateFile = fifo.replace(/\.(log|lock)$/, '')
     await expect(startTestServer({ stateFile })).rejects.toThrow(`${fifo} is a FIFO, not a file: pass a --state-file`)
   }
-  await expect(startTestServer({ stateFile: ' ' })).rejects.toThrow('--state-file is empty: name the file')
+  await expect(startTestServer({ stateFile: ' ' })).rejects.toThrow('stateFile is empty: name the file')
 })
 
 it('removes the temporary files killed writers left behind, and only those', async () => {
