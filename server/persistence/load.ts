@@ -94,7 +94,7 @@ async function loadAndReplay(path: string, logPath: string, instance: MockInstan
     if (!(error instanceof StateError)) throw error
     throw new Error(
       `${path} is not a usable state file: ${error.message}. ` +
-        `${UNTOUCHED}: fix it, remove it, or pass another --state-file.`,
+        `${UNTOUCHED}: fix it, remove it and ${logPath} to start from the seeded world, or pass another --state-file.`,
     )
   }
   const snapshot = { hash: digest(bytes), bytes: bytes.byteLength }

@@ -57,6 +57,10 @@ it('refuses a corrupt or foreign state file with a clear error, and leaves it un
     await expect(startTestServer({ stateFile })).rejects.toThrow(
       new RegExp(`${name} is not a usable state file: .*left untouched`),
     )
+    // Removing the state file alone would leave a log that names it, which refuses the start in turn.
+    await expect(startTestServer({ stateFile })).rejects.toThrow(
+      `remove it and ${stateFile}.log to start from the seeded world`,
+    )
     expect(readFileSync(stateFile, 'utf8')).toBe(content)
   }
 })

@@ -36,7 +36,8 @@ export const filteredPagingCheck: Check = {
     const { ctx } = scope
     const baseline = await personaBaseline(scope)
     if (!baseline) return
-    if (!baseline.reference.complete) scope.skip('the team could not be read whole: nothing to compare pages with')
+    if (!baseline.reference.complete)
+      return scope.skip('the team could not be read whole: nothing to compare pages with')
     const records = baseline.reference.records
     // The filter matching the most records while leaving some out: only then can filtering after paging show.
     const chosen = FILTERS.map((filter) => ({ ...filter, expected: records.filter(filter.matches) }))

@@ -69,8 +69,9 @@ export const pagingChecks: Check[] = [
       if (!baseline) return
       // The largest page the server takes: a maximum below the description's 100 is validation.limit-range's finding.
       const largest = await pageLimit(scope.ctx, 'personas', 100)
-      for (const limit of [1, 5, largest]) await expectPageSize(scope, baseline.total, { limit })
-      await expectPageSize(scope, baseline.total, { limit: 5, offset: Math.max(0, baseline.total - 2) })
+      const small = Math.min(5, largest)
+      for (const limit of new Set([1, small, largest])) await expectPageSize(scope, baseline.total, { limit })
+      await expectPageSize(scope, baseline.total, { limit: small, offset: Math.max(0, baseline.total - 2) })
     },
   },
   {

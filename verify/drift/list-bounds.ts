@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { listPersonas, listRules } from '../client/api.js'
+import type { ApiAnswer } from '../client/http.js'
 import type { VerifyContext } from '../context.js'
 import { rulesPaging } from '../profile/rules-paging.js'
 import { declaredBounds } from './declared.js'
@@ -51,13 +52,26 @@ async function declaredMaximum(ctx: VerifyContext, list: ListName): Promise<numb
 async function asker(ctx: VerifyContext, list: ListName): Promise<(limit: number) => Promise<Asked>> {
   const paging = await rulesPaging(ctx)
   const name = list === 'personas' ? 'limit' : paging.limit
-  return async (limit) => {
-    const request =
+  const offsetName = list === 'personas' ? 'offset' : paging.offset
+  const send = (limit: number, offset: number) =>
+    ctx.send(
       list === 'personas'
-        ? listPersonas(ctx, { limit, offset: FAR })
-        : listRules(ctx, paging, { limit, offset: FAR }, { policyId: ctx.ids.policyId ?? randomUUID() })
-    const answer = await ctx.send(request)
-    const refused = answer.status === 422 && JSON.stringify(answer.json).includes(`"${name}"`)
+        ? listPersonas(ctx, { limit, offset })
+        : listRules(ctx, paging, { limit, offset }, { policyId: ctx.ids.policyId ?? randomUUID() }),
+    )
+  // A server may bound the offset too (an `le=10000`): far past the end is then refused for the offset, which hides
+  // the limit's bound. Its probes start at the first record instead, a page of at most `limit`.
+  let offset = FAR
+  return async (limit) => {
+    let answer = await send(limit, offset)
+    if (offset === FAR && answer.status === 422 && !names(answer, name) && names(answer, offsetName)) {
+      offset = 0
+      answer = await send(limit, offset)
+    }
+    const refused = answer.status === 422 && names(answer, name)
     return { taken: answer.status < 400 || (list === 'rules' && answer.status === 404), refused, answer }
   }
 }
+
+/** Whether a 422's body names `parameter` (its `loc`). */
+const names = (answer: ApiAnswer, parameter: string) => JSON.stringify(answer.json).includes(`"${parameter}"`)

@@ -1,7 +1,21 @@
-import type { RequestHandler } from 'msw'
+import { HttpResponse, type RequestHandler } from 'msw'
 import type { ProfileOptions } from '../../../model/profile.js'
 import type { Bounds } from '../../../verify/profile/settings.js'
 import { noDocument } from './choices.js'
+import { override, PERSONAS } from '../support/variant.js'
+
+/** The personas list refusing an offset past `most` (an `le` on the offset), as pydantic 2 words it. */
+const offsetAtMost = (most: number): RequestHandler =>
+  override('get', PERSONAS, (request) => {
+    const offset = new URL(request.url).searchParams.get('offset')
+    if (offset === null || Number(offset) <= most) return undefined
+    const entry = {
+      type: 'less_than_equal',
+      loc: ['query', 'offset'],
+      msg: `Input should be less than or equal to ${most}`,
+    }
+    return HttpResponse.json({ detail: [{ ...entry, input: offset, ctx: { le: most } }] }, { status: 422 })
+  })
 
 /**
  * Servers whose list `limit` keeps another maximum than the description's (personas 1 to 100, rules 1 to 1000),
@@ -45,6 +59,19 @@ export const LIST_LIMIT_VARIANTS: LimitVariant[] = [
     profile: { bounds: { personasLimitMax: 5, rulesLimitMax: 5 } },
     fails: ['validation.limit-range', 'paging.rules-bounds', 'drift.parameters'],
     bounds: { personasLimitMax: 5, rulesLimitMax: 5 },
+  },
+  {
+    server: 'personas limit le=3: below the small pages of 5',
+    profile: { bounds: { personasLimitMax: 3 } },
+    fails: ['validation.limit-range', 'drift.parameters'],
+    bounds: { personasLimitMax: 3 },
+  },
+  {
+    server: 'personas limit le=30 and offset le=10000, without /openapi.json: probes far past the end are refused',
+    profile: { bounds: { personasLimitMax: 30 } },
+    handlers: () => [...noDocument(), offsetAtMost(10_000)],
+    fails: ['validation.limit-range'],
+    bounds: { personasLimitMax: 30 },
   },
   {
     server: 'rules limit without a maximum',
