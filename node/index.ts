@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'msw'
 import { setupServer, type SetupServer } from 'msw/node'
 import { createHandlers } from '../handlers/index.js'
-import { MockHandle, seedInstance, type MockOptions } from '../core/instance/handle.js'
+import { MOCK_OPTION_NAMES, MockHandle, seedInstance, type MockOptions } from '../core/instance/handle.js'
 import type { MockInstance } from '../core/instance/instance.js'
 import { listen, type UnhandledRequestStrategy } from './msw-adapter.js'
 import { forwardHandlers } from './forward.js'
@@ -42,13 +42,7 @@ let listening = false
 
 /** Every option `createMockServer` takes. */
 const OPTION_NAMES = [
-  'seed',
-  'personasPerTeam',
-  'profile',
-  'jwtSecret',
-  'scenario',
-  'scenarios',
-  'openapi',
+  ...MOCK_OPTION_NAMES,
   'baseUrl',
   'maxBodyBytes',
   'onUnhandledRequest',

@@ -39,6 +39,20 @@ export interface MockOptions extends WorldOptions {
 }
 
 /**
+ * The names of {@link MockOptions}, which every runtime's entry takes: each lists them beside its own to refuse any
+ * other, and checks there that its list is complete.
+ */
+export const MOCK_OPTION_NAMES = [
+  'seed',
+  'personasPerTeam',
+  'profile',
+  'jwtSecret',
+  'scenario',
+  'scenarios',
+  'openapi',
+] as const satisfies ReadonlyArray<keyof MockOptions>
+
+/**
  * The part of a running mock that is the same in every runtime (Node tests, the browser,
  * Playwright): its instance, profile and secret, the current world and fixtures, token
  * minting and reset. Each runtime adds how requests reach the handlers.

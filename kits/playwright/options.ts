@@ -1,4 +1,4 @@
-import type { MockOptions } from '../../core/instance/handle.js'
+import { MOCK_OPTION_NAMES, type MockOptions } from '../../core/instance/handle.js'
 import { checkOptionNames } from '../../core/option-names.js'
 
 /** The `mockOptions` of the Playwright fixture: the mock's world, profile and answers in every test. */
@@ -8,19 +8,12 @@ export interface PlaywrightMockOptions extends MockOptions {
 }
 
 /** Every option the fixture's `mockOptions` takes. */
-const MOCK_OPTION_NAMES = [
-  'seed',
-  'personasPerTeam',
-  'profile',
-  'jwtSecret',
-  'scenario',
-  'scenarios',
-  'openapi',
-  'delayMs',
-] as const satisfies ReadonlyArray<keyof PlaywrightMockOptions>
+const FIXTURE_OPTION_NAMES = [...MOCK_OPTION_NAMES, 'delayMs'] as const satisfies ReadonlyArray<
+  keyof PlaywrightMockOptions
+>
 
 /** Fails the type check when an option is added to {@link PlaywrightMockOptions} but not to the list above. */
-type Unlisted = Exclude<keyof PlaywrightMockOptions, (typeof MOCK_OPTION_NAMES)[number]>
+type Unlisted = Exclude<keyof PlaywrightMockOptions, (typeof FIXTURE_OPTION_NAMES)[number]>
 const everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true
 
 /**
@@ -30,5 +23,5 @@ const everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true
  */
 export function checkMockOptions(options: PlaywrightMockOptions): void {
   void everyOptionListed
-  checkOptionNames('agent-console-mock/playwright mockOptions', options, MOCK_OPTION_NAMES)
+  checkOptionNames('agent-console-mock/playwright mockOptions', options, FIXTURE_OPTION_NAMES)
 }

@@ -9,6 +9,8 @@ import { http, loggedErrors, startTestServer } from '../support/server.js'
 const folder = mkdtempSync(join(tmpdir(), 'acm-reliability-log-'))
 const stateFile = join(folder, 'live', 'state.json')
 let running: RunningServer
+/** The values the live server adds: one before its first snapshot, then one a flush. */
+const ALL_VALUES = ['snapshot', 'one', 'two', 'three', 'four', 'five']
 /** The state file and its log as a kill -9 left them after five bulk adds (one line each), copied per test. */
 let snapshot: string
 let log: string
@@ -16,7 +18,7 @@ let log: string
 beforeAll(async () => {
   mkdirSync(join(folder, 'live'))
   running = await startTestServer({ seed: 21, personasPerTeam: 2, stateFile })
-  for (const name of ['snapshot', 'one', 'two', 'three', 'four', 'five']) await add(running, name)
+  for (const name of ALL_VALUES) await add(running, name)
   snapshot = readFileSync(stateFile, 'utf8')
   log = readFileSync(`${stateFile}.log`, 'utf8')
 })
@@ -52,18 +54,11 @@ async function valuesAfterStart(path: string): Promise<string[]> {
   const server = await startTestServer({ stateFile: path })
   const values = server.sessions.primary.world.values.all().map((v) => v.value)
   await server.close()
-  return ['snapshot', 'one', 'two', 'three', 'four', 'five'].filter((name) => values.includes(name))
+  return ALL_VALUES.filter((name) => values.includes(name))
 }
 
 it('replays the log over the snapshot, and drops the last flush when a kill cut it short', async () => {
-  expect(await valuesAfterStart(files('whole', snapshot, log))).toEqual([
-    'snapshot',
-    'one',
-    'two',
-    'three',
-    'four',
-    'five',
-  ])
+  expect(await valuesAfterStart(files('whole', snapshot, log))).toEqual(ALL_VALUES)
   for (const cut of [1, 20, 60]) {
     const path = files(`cut-${cut}`, snapshot, log.slice(0, log.length - cut))
     loggedErrors.length = 0
@@ -108,14 +103,7 @@ it('refuses a log with a line repeated, removed or moved inside a flush of sever
     .map((text) => text.split(' ').slice(2).join(' '))
   const flushes = [0, 1, 2, 2, 3, 3]
   const whole = jsons.map((json, position) => line(position, flushes[position]!, json))
-  expect(await valuesAfterStart(files('shared-flushes', snapshot, whole.join('')))).toEqual([
-    'snapshot',
-    'one',
-    'two',
-    'three',
-    'four',
-    'five',
-  ])
+  expect(await valuesAfterStart(files('shared-flushes', snapshot, whole.join('')))).toEqual(ALL_VALUES)
   // Each line's checksum and flush number still hold where it was written: only its place in the log tells.
   for (const [name, order] of [
     ['repeated', [0, 1, 2, 2, 3, 4, 5]],
