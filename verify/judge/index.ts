@@ -7,7 +7,14 @@ import { judgePersonaPage, judgeRulePage } from './lists.js'
 import type { JudgedProfile, JudgeInput, Violation } from './types.js'
 import { resolvable, type ProfileFile } from '../profile/settings.js'
 import { validateShape } from '../schema/validation.js'
-import { DEMOGRAPHIC_VALUES, PERSONA_LIST, RULE_LIST, validationErrorBody } from '../schema/responses.js'
+import {
+  DEMOGRAPHIC_VALUES,
+  OPTIONAL_PERSONA_FIELDS,
+  PERSONA_LIST,
+  RULE_LIST,
+  validationErrorBody,
+} from '../schema/responses.js'
+import { forgottenFields } from '../schema/forgotten-fields.js'
 
 export type { JudgedExchange, Violation } from './types.js'
 
@@ -76,13 +83,26 @@ function judgeSuccess(
   const violations: Violation[] = allowed.includes(exchange.status)
     ? []
     : [{ check: 'status', message: `${exchange.status} where ${matched.name} answers ${allowed.join(' or ')}` }]
-  const shape = shapeViolations(`schema.${shapeId(matched)}`, exchange, SUCCESS_SHAPES[matched.name])
+  const shape = [
+    ...shapeViolations(`schema.${shapeId(matched)}`, exchange, SUCCESS_SHAPES[matched.name]),
+    ...forgottenInPage(matched, exchange),
+  ]
   // Meaning is only read from a body of the right shape, and for a request the server would take as it is.
   if (shape.length) return [...violations, ...shape]
   const request = readParams(matched, params, exchange, profile)
   if (!request) return violations
   const judge = { list_personas: judgePersonaPage, list_policy_rules: judgeRulePage, bulk_add_values: judgeBulkValues }
   return [...violations, ...judge[matched.name](request, body(exchange), profile)]
+}
+
+/** A persona page's optional fields the server left out of some records while writing null for others. */
+function forgottenInPage(matched: ApiRoute, exchange: JudgeInput): Violation[] {
+  const results = (body(exchange) as { results?: unknown } | undefined)?.results
+  if (matched.name !== 'list_personas' || !Array.isArray(results)) return []
+  const records = results.filter(
+    (record): record is Record<string, unknown> => typeof record === 'object' && record !== null,
+  )
+  return forgottenFields(records, OPTIONAL_PERSONA_FIELDS).map((message) => ({ check: 'schema.persona-list', message }))
 }
 
 const shapeId = (matched: ApiRoute) =>
