@@ -8,14 +8,8 @@ import { checkControlToken, controlTokenFor, ownHostNames } from './exposure.js'
 import { forwardRoutes, type ForwardRoute } from '../core/forward-routes.js'
 import { defaultMemoryBudget } from './heap.js'
 import type { Logger } from './logger.js'
-import {
-  APP_OPTION_NAMES,
-  checkAppOptions,
-  checkServerOptions,
-  SERVER_OPTION_NAMES,
-  type AppOptions,
-  type ServerOptions,
-} from './options.js'
+import { APP_OPTION_NAMES, SERVER_OPTION_NAMES, type AppOptions, type ServerOptions } from './options.js'
+import { checkAppOptions, checkServerOptions } from './option-values.js'
 import { checkOptionNames } from '../core/option-names.js'
 import type { ForwardTimeouts } from './proxy/forward.js'
 
