@@ -6,6 +6,7 @@ import { beforeAll, expect, it } from 'vitest'
 import type { Fixtures } from '../../factories/fixtures.js'
 import { verify, type CheckResult, type Report } from '../../verify/index.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
+import { PERSONAS, rewrite, type Json } from './support/variant.js'
 import * as hunted from './variants/hunted.js'
 
 const TIMEOUT = 30_000
@@ -105,13 +106,6 @@ it('warns of a JWT taken under another scheme word; fails a scheme that lets any
   expect(failed(broken)).toEqual(['auth.wrong-scheme'])
 })
 
-it('reads ids in upper case as the same team and policy: no leak, only the format', { timeout: TIMEOUT }, async () => {
-  const report = await reportOn(hunted.upperCaseIds())
-  expect(failed(report)).not.toContain('filters.team-scope')
-  expect(failed(report)).not.toContain('filters.policy-scope')
-  expect(failed(report)).toEqual(expect.arrayContaining(['schema.persona-list', 'schema.rule-list']))
-})
-
 it('goes on when the admin token cannot find --other-policy-id, saying so', { timeout: TIMEOUT }, async () => {
   const report = await reportOn(hunted.adminScopedToItsTeam(fixtures))
   expect(failed(report)).toEqual([])
@@ -146,4 +140,18 @@ it('writes reject for a 409 on stored values only, and warns that a repeat withi
   expect(warnings(report, 'bulk.duplicates')).toMatch(
     /answered 201 with it once \(a repeat within one request skipped\): bulkDuplicates: 'reject' is written/,
   )
+})
+
+it('reads ids in upper case as the same ids, and warns of the spelling; an id that is no UUID fails', {
+  timeout: TIMEOUT,
+}, async () => {
+  const report = await reportOn(hunted.upperCaseIds())
+  expect(failed(report)).toEqual([])
+  expect(warnings(report, 'schema.persona-list')).toMatch(/results\[\]\.team_id: .*not a lower-case hyphenated UUID/)
+  expect(warnings(report, 'schema.rule-list')).toMatch(/results\[\]\.policy_id: .*not a lower-case hyphenated UUID/)
+  const broken = await reportOn([
+    rewrite('get', PERSONAS, (body) => ({ ...body, results: body.results.map((p: Json) => ({ ...p, id: 'p-1' })) })),
+  ])
+  expect(failed(broken)).toContain('schema.persona-list')
+  expect(JSON.stringify(check(broken, 'schema.persona-list').evidence)).toMatch(/results\[\]\.id: not a hyphenated UUID/)
 })

@@ -44,6 +44,25 @@ it('flags a persona of another team, and an answer mixing teams when none was as
   expect(checksOf(judgeExchange(unscoped))).toEqual(['filters.team-scope'])
 })
 
+it('reads ids in upper case as the same ids: a UUID in either case keeps the contract', async () => {
+  const upper = (body: { results: Array<Record<string, unknown>> }) => {
+    for (const record of body.results)
+      for (const field of ['id', 'team_id', 'policy_id', 'dimension_id'])
+        if (typeof record[field] === 'string') record[field] = (record[field] as string).toUpperCase()
+    return body
+  }
+  const value = { values: [{ value: 'judge-upper' }] }
+  const bulk = await exchange('POST', `/v1/demographics/${dimensions[0]!.id}/values/bulk`, {
+    token: tokens.super_admin,
+    body: value,
+  })
+  const answers = [await personas(''), await exchange('GET', '/v1/personas/'), await rules()]
+  for (const answer of answers) expect(judgeExchange(corrupt(answer, upper)), answer.path).toEqual([])
+  expect(judgeExchange(corrupt(bulk, (body) => upper({ results: body }).results))).toEqual([])
+  const stranger = corrupt(await personas(''), (body) => ((body.results[1].team_id = teams[1]!.id.toUpperCase()), body))
+  expect(checksOf(judgeExchange(stranger))).toEqual(['filters.team-scope'])
+})
+
 it('flags each filter the answer ignores', async () => {
   const intents = await personas('intents=curious&intents=adversarial')
   const ignored = corrupt(intents, (body) => ((body.results[0].intent = 'benign'), body))

@@ -1,7 +1,7 @@
 import { bulkAdd } from '../client/api.js'
 import { completeItem, requiredItemFields } from './bulk-probes.js'
 import type { CheckScope } from './check.js'
-import { isRecord, type Json } from '../client/crawl.js'
+import { isRecord, type Json, sameId } from '../client/crawl.js'
 import { expectStatus, mismatch, sameJson } from './expectations.js'
 import { requestLine, type ApiAnswer } from '../client/http.js'
 
@@ -70,7 +70,8 @@ export function expectField(
   expected: unknown,
 ): void {
   scope.expect(
-    sameJson(record[field], expected),
+    // The path's id in upper case is the same dimension: its spelling is schema.*'s warning.
+    field === 'dimension_id' ? sameId(record[field], expected) : sameJson(record[field], expected),
     mismatch(
       answer,
       `${field} ${JSON.stringify(expected)} for ${String(record['value'])}`,

@@ -12,7 +12,7 @@ import {
 } from './filter-matching.js'
 import { personaBaseline } from './paging.js'
 import type { CheckScope } from './check.js'
-import { type Crawl, isRecord, type Json } from '../client/crawl.js'
+import { type Crawl, isRecord, type Json, sameId } from '../client/crawl.js'
 import type { ApiAnswer } from '../client/http.js'
 import { listPersonas } from '../client/api.js'
 import { rulesReference } from './reference-sets.js'
@@ -172,9 +172,7 @@ function expectOnlyOf(
   records: readonly Json[],
   scoped: { field: string; id: string | undefined; records: string; of: string },
 ): void {
-  // The same UUID in upper case is the same team or policy: its spelling is schema.*'s finding, not a leak.
-  const same = (value: unknown) => typeof value === 'string' && value.toLowerCase() === scoped.id?.toLowerCase()
-  const strangers = records.filter((record) => !same(record[scoped.field]))
+  const strangers = records.filter((record) => !sameId(record[scoped.field], scoped.id))
   const named = strangers.slice(0, 3).map((record) => `${String(record['id'])} of ${String(record[scoped.field])}`)
   scope.expect(
     strangers.length === 0,

@@ -69,3 +69,7 @@ export async function crawl(
 /** The ids of records, in order (a record without a string id counts as `(no id)`). */
 export const idsOf = (records: readonly Json[]): string[] =>
   records.map((record) => (typeof record['id'] === 'string' ? record['id'] : '(no id)'))
+
+/** Whether a record's id field names `id`: an upper-case UUID is the same one (its spelling is schema.*'s warning). */
+export const sameId = (value: unknown, id: unknown): boolean =>
+  typeof value === 'string' && typeof id === 'string' && value.toLowerCase() === id.toLowerCase()

@@ -1,4 +1,4 @@
-import { isRecord, type Json } from '../client/crawl.js'
+import { isRecord, type Json, sameId } from '../client/crawl.js'
 import { sameJson } from '../checks/expectations.js'
 import type { JudgedProfile, ReadRequest, Violation } from './types.js'
 
@@ -15,7 +15,7 @@ export function judgeBulkValues(request: ReadRequest, body: unknown, profile: Ju
   const answered = body as Json[]
   const dimensionId = request.params['dimension_id']
   const violations: Violation[] = []
-  const elsewhere = answered.filter((value) => value['dimension_id'] !== dimensionId)
+  const elsewhere = answered.filter((value) => !sameId(value['dimension_id'], dimensionId))
   if (elsewhere.length)
     violations.push({
       check: 'bulk.records',

@@ -1,4 +1,4 @@
-import { isRecord, type Json } from '../client/crawl.js'
+import { isRecord, type Json, sameId } from '../client/crawl.js'
 import { searchMatches, text } from '../checks/filter-matching.js'
 import type { JudgedProfile, ReadRequest, Violation } from './types.js'
 
@@ -17,10 +17,10 @@ interface Page {
 export function judgePersonaPage(request: ReadRequest, body: unknown): Violation[] {
   const page = body as Page
   const { team_id: teamId, intents, is_preset: isPreset, search } = request.params
-  const teams = new Set(page.results.map((record) => record['team_id']))
+  const teams = new Set(page.results.map((record) => String(record['team_id']).toLowerCase()))
   const violations = [
     ...strangers('filters.team-scope', page, `team_id ${String(teamId ?? 'of the token')}`, (record) =>
-      teamId ? record['team_id'] === teamId : teams.size <= 1,
+      teamId ? sameId(record['team_id'], teamId) : teams.size <= 1,
     ),
   ]
   if (Array.isArray(intents))
@@ -58,7 +58,7 @@ export function judgeRulePage(request: ReadRequest, body: unknown, profile: Judg
       'rules.policy-scope',
       page,
       `policy_id ${String(policyId)}`,
-      (record) => record['policy_id'] === policyId,
+      (record) => sameId(record['policy_id'], policyId),
     ),
     ...paging,
   ]

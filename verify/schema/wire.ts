@@ -1,4 +1,14 @@
 import { z } from 'zod'
+import { Uuid } from '../../model/schemas.js'
+
+/**
+ * An id the contract takes: RFC 4122 reads hex digits in either case, so an upper-case id is a UUID (a server
+ * whose database writes them so keeps the contract). The mock writes lower case, as pydantic does: the exact pass
+ * warns of the other spelling.
+ */
+const ANY_CASE_UUID = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+  message: 'not a hyphenated UUID',
+})
 
 /**
  * The project's record schemas carry defaults, because the mock builds records from them: a
@@ -9,6 +19,7 @@ import { z } from 'zod'
  * @example wireSchema(Persona, { strict: false }).safeParse(record)
  */
 export function wireSchema(schema: z.ZodType, options: { strict: boolean }): z.ZodType {
+  if (schema === Uuid) return options.strict ? Uuid : ANY_CASE_UUID
   if (schema instanceof z.ZodDefault) return wireSchema(schema.unwrap() as z.ZodType, options)
   if (schema instanceof z.ZodNullable) return wireSchema(schema.unwrap() as z.ZodType, options).nullable()
   if (schema instanceof z.ZodOptional) return wireSchema(schema.unwrap() as z.ZodType, options).optional()

@@ -111,21 +111,6 @@ export const anyScheme = (): RequestHandler[] =>
 export const basicLetsAnyoneIn = (fixtures: Fixtures): RequestHandler[] =>
   withAuthorization((header) => (header.startsWith('Basic ') ? bearer(fixtures.tokens.team_reader) : undefined))
 
-/** Correct in scope (its upper-case UUIDs are schema.*'s finding): ids written in upper case. */
-export const upperCaseIds = (): RequestHandler[] => {
-  const upper = (record: Json) =>
-    Object.fromEntries(
-      Object.entries(record).map(([name, value]) => [
-        name,
-        typeof value === 'string' && /^[0-9a-f-]{36}$/.test(value) ? value.toUpperCase() : value,
-      ]),
-    )
-  return [
-    rewrite('get', PERSONAS, (body) => ({ ...body, results: body.results.map(upper) })),
-    rewrite('get', RULES, (body) => ({ ...body, results: body.results.map(upper) })),
-  ]
-}
-
 /** Correct: a super admin reads only the policies of its own team (here: none). */
 export const adminScopedToItsTeam = (fixtures: Fixtures): RequestHandler[] => [
   override('get', RULES, (request) => {
@@ -185,4 +170,20 @@ export const repeatsInOneRequestSkipped = (): RequestHandler[] => [
     if (values.length === body.values.length) return undefined
     return forward(request, { body: JSON.stringify({ ...body, values }) })
   }),
+]
+
+/** Every UUID of a body in upper case: each record's own id and the ids it points to. */
+function withUpperCaseIds(value: Json): Json {
+  if (typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value))
+    return value.toUpperCase()
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map(withUpperCaseIds)
+  return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, withUpperCaseIds(field)]))
+}
+
+/** Correct: ids written in upper case (RFC 4122 reads hex digits in either case), as some databases write them. */
+export const upperCaseIds = (): RequestHandler[] => [
+  rewrite('get', PERSONAS, withUpperCaseIds),
+  rewrite('get', RULES, withUpperCaseIds),
+  rewrite('post', BULK, withUpperCaseIds),
 ]
