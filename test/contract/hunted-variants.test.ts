@@ -2,11 +2,14 @@
  * verify against the variants of test/contract/variants/hunted.ts, after real FastAPI servers: correct ones
  * (a choice the description leaves open) fail nothing, broken ones fail the check meant for them.
  */
+import { randomUUID } from 'node:crypto'
+import { HttpResponse } from 'msw'
 import { beforeAll, expect, it } from 'vitest'
 import type { Fixtures } from '../../factories/fixtures.js'
+import { mintToken } from '../../model/auth/tokens.js'
 import { verify, type CheckResult, type Report } from '../../verify/index.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
-import { PERSONAS, rewrite, type Json } from './support/variant.js'
+import { override, PERSONAS, rewrite, type Json } from './support/variant.js'
 import * as hunted from './variants/hunted.js'
 
 const TIMEOUT = 30_000
@@ -131,6 +134,42 @@ it('fails a team checked for existence only, given a real other team', { timeout
   expect(report.ids.otherTeamId).toBe(otherTeam())
 })
 
+it("learns a real other team from the admin's list, past pages of the token's own team", {
+  timeout: TIMEOUT,
+}, async () => {
+  const running = await startMock({ personasPerTeam: 250 })
+  try {
+    const { fixtures: big } = running.sessions.primary
+    running.use(...hunted.teamExistsOnly(big), ...hunted.adminListsEveryTeam(big))
+    const report = await verify(verifyOptionsFor(running))
+    expect(failed(report)).toEqual(['auth.other-team'])
+    expect(report.ids.otherTeamId).not.toBe(big.teams[0]!.id)
+    expect(big.teams.map((team) => team.id)).toContain(report.ids.otherTeamId)
+  } finally {
+    await running.close()
+  }
+})
+
+it('learns a real other team from the team an admin token is scoped to', { timeout: TIMEOUT }, async () => {
+  const [own, other] = [fixtures.teams[0]!.id, otherTeam()]
+  const adminToken = await mintToken({ sub: randomUUID(), team_id: other, permissions: [], is_super_admin: true })
+  // A server that lists no personas without team_id, even for an admin: the token's scope is all there is to learn.
+  const teamRequired = override('get', PERSONAS, (request) =>
+    new URL(request.url).searchParams.has('team_id')
+      ? undefined
+      : HttpResponse.json({ detail: 'team_id is required' }, { status: 400 }),
+  )
+  const report = await reportOn([...hunted.teamExistsOnly(fixtures), teamRequired], {
+    options: { adminToken, teamId: own },
+  })
+  expect(failed(report)).toEqual(['auth.other-team'])
+  expect(report.ids.otherTeamId).toBe(other)
+  const scopedToOwn = await mintToken({ sub: randomUUID(), team_id: own, permissions: [], is_super_admin: true })
+  const unknown = await reportOn(hunted.teamExistsOnly(fixtures), { options: { adminToken: scopedToOwn } })
+  expect(unknown.ids.otherTeamId).toBeUndefined()
+  expect(check(unknown, 'auth.other-team').notes.join('\n')).toMatch(/no real team of another was known/)
+})
+
 it('writes reject for a 409 on stored values only, and warns that a repeat within a request is stored once', {
   timeout: TIMEOUT,
 }, async () => {
@@ -153,5 +192,7 @@ it('reads ids in upper case as the same ids, and warns of the spelling; an id th
     rewrite('get', PERSONAS, (body) => ({ ...body, results: body.results.map((p: Json) => ({ ...p, id: 'p-1' })) })),
   ])
   expect(failed(broken)).toContain('schema.persona-list')
-  expect(JSON.stringify(check(broken, 'schema.persona-list').evidence)).toMatch(/results\[\]\.id: not a hyphenated UUID/)
+  expect(JSON.stringify(check(broken, 'schema.persona-list').evidence)).toMatch(
+    /results\[\]\.id: not a hyphenated UUID/,
+  )
 })

@@ -1,6 +1,6 @@
 import { listPersonas } from '../client/api.js'
 import type { CheckScope } from './check.js'
-import { crawl, idsOf, type Crawl, type Json } from '../client/crawl.js'
+import { crawl, idsOf, isUuid, type Crawl, type Json } from '../client/crawl.js'
 import { describeIdDifference, mismatch } from './expectations.js'
 import { describeRequest, type QueryValue } from '../client/http.js'
 import { partialNote, readingPages } from './reference-sets.js'
@@ -92,8 +92,6 @@ export function termFor(
   return undefined
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /**
  * Search terms taken from the text fields that are not searched (`role_description`, `knowledge_level`,
  * `preset_category`, ...), one per field that yields one, `role_description` first: each a word no searched field
@@ -109,7 +107,7 @@ export function termsOutsideSearch(records: readonly Json[]): Array<{ term: stri
   const terms: Array<{ term: string; field: string }> = []
   for (const field of fields) {
     const found = records
-      .filter((record) => !UUID.test(text(record, field)))
+      .filter((record) => !isUuid(text(record, field)))
       .flatMap((record) => text(record, field).split(/[^A-Za-z0-9]+/))
       .filter((word) => word.length >= 5 && !/\d/.test(word))
       .map((word) => word.slice(1, Math.min(word.length, 6)).toUpperCase())

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { listPersonas } from '../client/api.js'
-import { isRecord } from '../client/crawl.js'
+import { isRecord, isUuid, sameId } from '../client/crawl.js'
+import { pageLimit } from '../drift/list-bounds.js'
 import type { QueryValue } from '../client/http.js'
 import type { VerifyContext } from '../context.js'
 import type { Check } from './check.js'
 import { expectRefused } from './expectations.js'
+import { unverifiedClaims } from '../preconditions.js'
 
 /**
  * "The caller's JWT must be scoped to the team named in team_id": the personas of any other team are refused,
@@ -24,7 +26,7 @@ export const otherTeamCheck: Check = {
     const real = await otherTeamId(ctx)
     if (!real)
       scope.note(
-        'no real team of another was known (pass --other-team-id, or an --admin-token that lists personas without team_id): only a random team was asked',
+        'no real team of another was known (pass --other-team-id, or an --admin-token scoped to another team or that lists personas without team_id): only a random team was asked',
       )
     for (const team of [randomUUID(), ...(real ? [real] : [])])
       for (const query of QUERIES) {
@@ -34,19 +36,40 @@ export const otherTeamCheck: Check = {
   },
 }
 
-/** `--other-team-id`, or a team of the personas a super admin lists without team_id that is not the token's. */
+/** Pages of an admin's unscoped list read for a team of someone else, before giving up. */
+const PAGES_SEARCHED = 10
+
+/**
+ * `--other-team-id`; else the team another token given is scoped to, where it is not the token's; else a team of
+ * the personas a super admin lists without team_id that is not the token's. That list may start with many of the
+ * token's own team, so it is read page by page (by the server's own maximum).
+ */
 export function otherTeamId(ctx: VerifyContext): Promise<string | undefined> {
   return ctx.memo('other-team', async () => {
     if (ctx.ids.otherTeamId) return ctx.ids.otherTeamId
     const admin = ctx.credentials.admin
-    if (!admin || !ctx.ids.teamId) return undefined
-    const answer = await ctx.send(listPersonas(ctx, { team_id: undefined, limit: 100 }, admin))
-    const results = (answer.json as { results?: unknown } | undefined)?.results
-    const own = ctx.ids.teamId.toLowerCase()
-    const other = (answer.status === 200 && Array.isArray(results) ? results.filter(isRecord) : [])
-      .map((record) => record['team_id'])
-      .find((team): team is string => typeof team === 'string' && team.toLowerCase() !== own)
-    if (other) ctx.ids.otherTeamId = other
-    return other
+    if (!ctx.ids.teamId) return undefined
+    const claimed = claimedTeams(ctx).find((team) => !sameId(team, ctx.ids.teamId))
+    if (claimed) return (ctx.ids.otherTeamId = claimed)
+    if (!admin) return undefined
+    const limit = await pageLimit(ctx, 'personas', 100)
+    for (let page = 0; page < PAGES_SEARCHED; page++) {
+      const answer = await ctx.send(listPersonas(ctx, { team_id: undefined, limit, offset: page * limit }, admin))
+      const results = (answer.json as { results?: unknown } | undefined)?.results
+      if (answer.status !== 200 || !Array.isArray(results)) return undefined
+      const other = results
+        .filter(isRecord)
+        .map((record) => record['team_id'])
+        .find((team): team is string => typeof team === 'string' && !sameId(team, ctx.ids.teamId))
+      if (other) return (ctx.ids.otherTeamId = other)
+      if (results.length < limit) return undefined
+    }
+    return undefined
   })
 }
+
+/** The UUID teams the admin and no-permission tokens claim (read, not verified: the server accepted them or not). */
+const claimedTeams = ({ options }: VerifyContext): string[] =>
+  [options.adminToken, options.noPermToken]
+    .map((token) => (token ? unverifiedClaims(token)?.team_id : undefined))
+    .filter(isUuid)

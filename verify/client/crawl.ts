@@ -70,6 +70,10 @@ export async function crawl(
 export const idsOf = (records: readonly Json[]): string[] =>
   records.map((record) => (typeof record['id'] === 'string' ? record['id'] : '(no id)'))
 
+/** A hyphenated UUID, its hex digits in either case (RFC 4122 reads both). */
+export const isUuid = (value: unknown): value is string =>
+  typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+
 /** Whether a record's id field names `id`: an upper-case UUID is the same one (its spelling is schema.*'s warning). */
 export const sameId = (value: unknown, id: unknown): boolean =>
   typeof value === 'string' && typeof id === 'string' && value.toLowerCase() === id.toLowerCase()

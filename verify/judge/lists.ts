@@ -54,11 +54,8 @@ export function judgeRulePage(request: ReadRequest, body: unknown, profile: Judg
     ? pagingViolations(page, Number(request.params[limit]), Number(request.params[offset]))
     : pagingViolations(page, Number.POSITIVE_INFINITY, 0, false)
   return [
-    ...strangers(
-      'rules.policy-scope',
-      page,
-      `policy_id ${String(policyId)}`,
-      (record) => sameId(record['policy_id'], policyId),
+    ...strangers('rules.policy-scope', page, `policy_id ${String(policyId)}`, (record) =>
+      sameId(record['policy_id'], policyId),
     ),
     ...paging,
   ]

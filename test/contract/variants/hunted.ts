@@ -187,3 +187,23 @@ export const upperCaseIds = (): RequestHandler[] => [
   rewrite('get', RULES, withUpperCaseIds),
   rewrite('post', BULK, withUpperCaseIds),
 ]
+
+/** Correct: a super admin's list without team_id holds every team's personas, team after team. */
+export const adminListsEveryTeam = (fixtures: Fixtures): RequestHandler[] => [
+  override('get', PERSONAS, async (request) => {
+    const url = new URL(request.url)
+    const admin = request.headers.get('authorization') === bearer(fixtures.tokens.super_admin)
+    if (!admin || url.searchParams.has('team_id')) return undefined
+    const everyone: Json[] = []
+    for (const team of fixtures.teams)
+      for (let offset = 0; ; offset += 100) {
+        const { body } = await realAnswer(request, {
+          url: (sent) => setParams(sent, { team_id: team.id, limit: '100', offset: String(offset) }),
+        })
+        everyone.push(...body.results)
+        if (body.results.length < 100) break
+      }
+    const [limit, offset] = [Number(url.searchParams.get('limit') ?? 50), Number(url.searchParams.get('offset') ?? 0)]
+    return HttpResponse.json({ results: everyone.slice(offset, offset + limit), total: everyone.length })
+  }),
+]
