@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs'
 import { Command, InvalidArgumentError, type OptionValues } from 'commander'
 import { distance } from 'fastest-levenshtein'
 import { CommandLineEnded, registerVerifyCommand } from '../verify/command.js'
@@ -7,7 +6,8 @@ import { registerImportCommand } from '../verify/importer/command.js'
 import { DEFAULT_PERSONAS_PER_TEAM, DEFAULT_SEED, MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/http/body.js'
 import { DEFAULT_SESSION_LIMIT } from '../core/instance/sessions.js'
-import { resolveProfile, type ProfileOptions } from '../model/profile.js'
+import type { ProfileOptions } from '../model/profile.js'
+import { readProfileFile } from '../verify/profile/file.js'
 import { isLoopbackHost } from '../core/control-guard.js'
 import { banner } from './banner.js'
 import { loadConfig } from './config-file.js'
@@ -37,16 +37,10 @@ const namedFile = (name: string) => (text: string) => {
 }
 
 function readProfile(path: string): ProfileOptions {
-  let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    return readProfileFile(path)
   } catch (error) {
-    throw new InvalidArgumentError(`cannot read ${path}: ${(error as Error).message}`)
-  }
-  try {
-    return resolveProfile(JSON.parse(text))
-  } catch (error) {
-    throw new InvalidArgumentError(`${path}: ${(error as Error).message}`)
+    throw new InvalidArgumentError((error as Error).message)
   }
 }
 

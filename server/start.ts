@@ -106,6 +106,19 @@ function listen({ app }: MockApp, port: number, host: string): Promise<Server> {
     answerUncarriedMethods(server, app) // hands the app every request uvicorn would
     server.listen(port, host)
     server.once('listening', () => resolve(server))
-    server.once('error', reject)
+    server.once('error', (error) => reject(listenError(error, port, host)))
   })
+}
+
+/** What to do about the errors a developer meets at start (a port taken, or one below 1024); others as they are. */
+function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  const where = `port ${port} on ${host}`
+  const advice = 'choose another port (`port`, --port or PORT; 0 takes any free one)'
+  if (error.code === 'EADDRINUSE')
+    return new Error(`${where} is in use (EADDRINUSE): stop what listens there, or ${advice}.`, { cause: error })
+  if (error.code === 'EACCES')
+    return new Error(`${where} needs privileges this process lacks (EACCES): ${advice}.`, { cause: error })
+  if (error.code === 'EADDRNOTAVAIL')
+    return new Error(`${host} is no address of this machine (EADDRNOTAVAIL): pass another --host.`, { cause: error })
+  return error
 }

@@ -123,7 +123,14 @@ it(
     writeFileSync(profile, '{"timestampUnit": "minutes"}')
     const badProfile = run(['--profile', profile])
     expect(badProfile.status).toBe(1)
+    expect(badProfile.stderr).toContain(`the profile ${profile}: `)
     expect(badProfile.stderr).toContain('timestampUnit')
+    writeFileSync(profile, '{timestampUnit: "ms"}')
+    const notJson = run(['--profile', profile])
+    expect(notJson.status).toBe(1)
+    expect(notJson.stderr).toMatch(
+      /^agent-console-mock: the profile .+ is not JSON \(.+\): give a JSON object of settings, as verify --profile-out writes it \(docs\/profile\.md\)\.\n$/,
+    )
     const emptyState = run(['--state-file', ' '])
     expect(emptyState.status).toBe(1)
     expect(emptyState.stderr).toContain('--state-file is empty: name the file')
@@ -197,9 +204,15 @@ it(
   async () => {
     const server = await start(['--port', '0'])
     try {
-      const taken = run(['--port', new URL(server.url).port])
+      const port = new URL(server.url).port
+      const taken = run(['--port', port])
       expect(taken.status).toBe(1)
-      expect(taken.stderr).toMatch(/agent-console-mock: .*EADDRINUSE/)
+      expect(taken.stderr).toBe(
+        `agent-console-mock: port ${port} on 127.0.0.1 is in use (EADDRINUSE): stop what listens there, or choose another port (\`port\`, --port or PORT; 0 takes any free one).\n`,
+      )
+      const elsewhere = run(['--port', '0', '--host', '192.0.2.1'], { AGENT_CONSOLE_MOCK_JWT_SECRET: 'cli-test' })
+      expect(elsewhere.status).toBe(1)
+      expect(elsewhere.stderr).toContain('192.0.2.1 is no address of this machine (EADDRNOTAVAIL): pass another --host.')
     } finally {
       await server.stop()
     }

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs'
 import { InvalidArgumentError } from 'commander'
-import { resolveProfile, type Profile } from '../../model/profile.js'
+import { resolveProfile } from '../../model/profile.js'
+import { readProfileFile } from '../profile/file.js'
 import { IMPORT_TOKEN_VARIABLE, type ImportOptions } from './run.js'
 
 /** The options as commander hands them to the action (the required ones are checked there, to exit 2). */
@@ -54,23 +54,9 @@ export function importOptions(options: CommandOptions): ImportOptions {
     anonymise: seed === undefined ? undefined : String(seed === true ? 1 : seed),
     maxRecords: options.maxRecords,
     pageSize: options.pageSize,
-    profile: options.profile ? readProfile(options.profile) : resolveProfile(),
+    profile: options.profile ? readProfileFile(options.profile) : resolveProfile(),
     timeoutMs: options.timeout,
   }
 }
 
 const unique = (ids: string[]) => [...new Set(ids)]
-
-function readProfile(path: string): Profile {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (error) {
-    throw new Error(`cannot read the profile ${path}: ${(error as Error).message}`)
-  }
-  try {
-    return resolveProfile(JSON.parse(text))
-  } catch (error) {
-    throw new Error(`${path}: ${(error as Error).message}`)
-  }
-}
