@@ -55,20 +55,24 @@ export async function checkPreconditions(ctx: VerifyContext): Promise<void> {
 }
 
 /**
- * A bulk add to a dimension that does not exist: a super admin gets past the refusal. A read-only run
- * sends a body validation must refuse (a string for the list): a server that creates a dimension on its
- * first bulk add could take even an empty list as a write. FastAPI checks a dependency's permission
- * before it validates the body, so a 403 still tells a token that is not a super admin.
+ * A bulk add to `--dimension-id`, or else to a dimension that does not exist: a super admin gets past the refusal.
+ * Nothing is written: a run with writes allowed adds an empty list; a read-only run sends a body validation must
+ * refuse (a string for the list), since a server that creates a dimension on its first bulk add could take even an
+ * empty list as a write. FastAPI checks a dependency's permission before it validates the body, so a 403 still tells
+ * a token that is not a super admin; a server may also answer 403 for a dimension it does not know, which
+ * `--dimension-id` rules out.
  */
 const NOT_A_LIST = { values: 'not a list' }
 
 async function checkAdmin(ctx: VerifyContext, admin: Credential, token: string): Promise<void> {
   const body = ctx.options.allowWrites ? { values: [] } : NOT_A_LIST
-  const answer = await ctx.send(bulkAdd(randomUUID(), body, admin))
+  const dimensionId = ctx.ids.dimensionId
+  const answer = await ctx.send(bulkAdd(dimensionId ?? randomUUID(), body, admin))
   if (answer.status === 401) throw rejected('--admin-token', token, answer)
+  const unknown = dimensionId ? '' : ' of a dimension that does not exist; pass --dimension-id if that is why'
   if (answer.status === 403)
     throw new PreconditionError(
-      `The server does not take --admin-token as a super admin (${answerText(answer)} to a bulk add).`,
+      `The server does not take --admin-token as a super admin (${answerText(answer)} to a bulk add${unknown}).`,
     )
 }
 

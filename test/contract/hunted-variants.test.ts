@@ -196,3 +196,28 @@ it('reads ids in upper case as the same ids, and warns of the spelling; an id th
     /results\[\]\.id: not a hyphenated UUID/,
   )
 })
+
+it('judges a server that looks the dimension up before the body, however it refuses an unknown one', {
+  timeout: 4 * TIMEOUT,
+}, async () => {
+  for (const refusal of [404, 403, 422] as const) {
+    const report = await reportOn(hunted.dimensionLookedUpFirst(fixtures, refusal))
+    expect(failed(report), `unknown dimension answered ${refusal}`).toEqual([])
+    expect(check(report, 'validation.body').status).toBe('passed')
+    expect(check(report, 'validation.bulk-limits').notes.join('\n')).toMatch(
+      /not probed: the server looks the dimension up before it reads the body .* answered \d+, not a 422 at the body/,
+    )
+  }
+  const readOnly = await reportOn(hunted.dimensionLookedUpFirst(fixtures, 404), {
+    options: { allowWrites: false, dimensionId: undefined },
+  })
+  expect(failed(readOnly)).toEqual([])
+  expect(warnings(readOnly, 'validation.body')).toMatch(
+    /not judged: the server looks the dimension up before it reads the body .*; pass --dimension-id to send them there/,
+  )
+})
+
+it('fails a dimension_id that is not checked for a UUID', { timeout: TIMEOUT }, async () => {
+  const report = await reportOn(hunted.dimensionIdNotChecked())
+  expect(failed(report)).toEqual(['validation.uuid'])
+})

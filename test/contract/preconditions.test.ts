@@ -67,13 +67,21 @@ it('stops with exit 2 when the token has no access to the team', async () => {
 })
 
 it('stops with exit 2 when the admin token is not a super admin', async () => {
-  const { tokens } = fixtures()
+  const { dimensions, tokens } = fixtures()
   const result = await verifyCli(['--base-url', running.url], {
     ...tokenEnv(tokens.team_reader),
     AGENT_CONSOLE_VERIFY_ADMIN_TOKEN: tokens.team_reader,
   })
   expect(result.code).toBe(2)
   expect(result.stderr).toMatch(
+    /The server does not take --admin-token as a super admin \(403 "Super admin permission required" to a bulk add of a dimension that does not exist; pass --dimension-id if that is why\)\.\n$/,
+  )
+  const toItsDimension = await verifyCli(['--base-url', running.url, '--dimension-id', dimensions[0]!.id], {
+    ...tokenEnv(tokens.team_reader),
+    AGENT_CONSOLE_VERIFY_ADMIN_TOKEN: tokens.team_reader,
+  })
+  expect(toItsDimension.code).toBe(2)
+  expect(toItsDimension.stderr).toMatch(
     /The server does not take --admin-token as a super admin \(403 "Super admin permission required" to a bulk add\)\.\n$/,
   )
 })

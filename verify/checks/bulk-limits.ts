@@ -1,4 +1,6 @@
 import { learnBounds, MOCK_BOUNDS } from '../drift/bounds.js'
+import { dimensionLookedUpFirst } from './bulk-probes.js'
+import type { VerifyContext } from '../context.js'
 import type { Check } from './check.js'
 import { mismatch } from './expectations.js'
 import { describeAnswer, requestLine } from '../client/http.js'
@@ -22,7 +24,7 @@ export const bulkLimitsCheck: Check = {
       const probes = all[name]
       const bound = learned[name]?.value
       const said = declared[name]
-      if (!probes) scope.note(`${name}: the probes got no clear answer (neither 404 nor 422)`)
+      if (!probes) scope.note(`${name}: ${await noClearAnswer(scope.ctx)}`)
       else if (probes.edge.taken) continue
       else if (typeof bound !== 'number' || bound >= MOCK_BOUNDS[name])
         scope.fail(
@@ -47,4 +49,12 @@ export const bulkLimitsCheck: Check = {
         )
     }
   },
+}
+
+/** Why the probes of a bound got no clear answer. */
+async function noClearAnswer(ctx: VerifyContext): Promise<string> {
+  const why = await dimensionLookedUpFirst(ctx)
+  return why
+    ? `not probed: ${why} (a bound /openapi.json declares is still read)`
+    : 'the probes got no clear answer (neither 404, 2xx nor a 422 at the body)'
 }

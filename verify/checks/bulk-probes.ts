@@ -22,21 +22,68 @@ export interface Probe {
   locs: string[]
 }
 
-/** Sends a body to a dimension that does not exist; `shellBody` stands for a large body in curl commands. */
-export async function probeBody(ctx: VerifyContext, body: unknown, shellBody?: string): Promise<Probe> {
+/**
+ * Whether the server reads a bulk add's body before it looks the dimension up, as FastAPI does when the endpoint
+ * looks it up: a body that is no list, sent to a dimension that does not exist, gets a 422 at the body. A server
+ * that looks the dimension up first (a dependency, `Depends(get_dimension_or_404)`) answers it 404, 403, or 422 at
+ * the path, and answers every body so at an unknown dimension: its probes show nothing. Asked once per run.
+ */
+export function bodyReadFirst(ctx: VerifyContext): Promise<{ first: boolean; answer: ApiAnswer }> {
+  return ctx.memo('body-read-first', async () => {
+    const answer = await ctx.send(bulkAdd(randomUUID(), { values: 'not a list' }, ctx.credentials.admin!))
+    return { first: atBody(answer), answer }
+  })
+}
+
+/** A 422 pointing at the body (not at the path's dimension). */
+export const atBody = (answer: ApiAnswer): boolean => answer.status === 422 && locsOf(answer).some(isBodyLoc)
+
+const isBodyLoc = (loc: string) => loc.startsWith('["body"')
+
+function locsOf(answer: ApiAnswer): string[] {
+  const detail = (answer.json as { detail?: unknown } | undefined)?.detail
+  return Array.isArray(detail) ? detail.map((entry: { loc?: unknown }) => JSON.stringify(entry?.loc)) : []
+}
+
+/** Why probing the body shows nothing on this server (it looks the dimension up first), or undefined. */
+export async function dimensionLookedUpFirst(ctx: VerifyContext): Promise<string | undefined> {
+  const { first, answer } = await bodyReadFirst(ctx)
+  return first
+    ? undefined
+    : `the server looks the dimension up before it reads the body (${requestLine(answer.request)} with {"values": "not a list"} answered ${answer.status}, not a 422 at the body): a dimension that does not exist answers every body alike`
+}
+
+/** Why a probe got no clear answer, for a note. */
+export async function unclearWhy(ctx: VerifyContext, probe: Probe): Promise<string> {
+  return (
+    (await dimensionLookedUpFirst(ctx)) ??
+    `${requestLine(probe.answer.request)} answered ${probe.answer.status} (neither 404, 2xx nor a 422 at the body)`
+  )
+}
+
+/**
+ * Sends a body to a dimension that does not exist (or to `dimensionId`, which a run with writes allowed may write
+ * to); `shellBody` stands for a large body in curl commands. To an unknown dimension of a server that looks the
+ * dimension up first, nothing is sent and the verdict is unclear.
+ */
+export async function probeBody(
+  ctx: VerifyContext,
+  body: unknown,
+  shellBody?: string,
+  dimensionId?: string,
+): Promise<Probe> {
+  const looked = await bodyReadFirst(ctx)
+  if (!looked.first && !dimensionId) return { verdict: 'unclear', answer: looked.answer, locs: [] }
   const request: ApiRequest = {
-    ...bulkAdd(randomUUID(), body, ctx.credentials.admin!),
+    ...bulkAdd(dimensionId ?? randomUUID(), body, ctx.credentials.admin!),
     ...(shellBody ? { shellBody } : {}),
   }
   const answer = await ctx.send(request)
-  const detail = (answer.json as { detail?: unknown } | undefined)?.detail
-  const locs =
-    answer.status === 422 && Array.isArray(detail)
-      ? detail.map((entry: { loc?: unknown }) => JSON.stringify(entry.loc))
-      : []
+  const locs = answer.status === 422 ? locsOf(answer) : []
   if (answer.status === 422) ctx.recordValidationError(answer)
-  const accepted = answer.status === 404 || answer.status === 200 || answer.status === 201
-  const verdict = answer.status === 422 ? 'refused' : accepted ? 'accepted' : 'unclear'
+  const accepted = (answer.status === 404 && !dimensionId) || answer.status === 200 || answer.status === 201
+  // A 422 at the path only is about the dimension, not the body.
+  const verdict = atBody(answer) ? 'refused' : accepted ? 'accepted' : 'unclear'
   return { verdict, answer, locs }
 }
 
@@ -58,7 +105,13 @@ export function requiredItemFields(ctx: VerifyContext): Promise<{ fields: string
   return ctx.memo('required-item-fields', async () => {
     const barred = probesBarred(ctx)
     if (barred) return { fields: [], source: barred, probed: false }
-    const probe = await probeBody(ctx, { values: [{ value: ctx.uniqueValue('fields') }] })
+    const body = { values: [{ value: ctx.uniqueValue('fields') }] }
+    // Where an unknown dimension shows nothing, the run's own dimension is asked: taken, it adds one value of the
+    // run's own naming, as the bulk checks do.
+    const own = (await bodyReadFirst(ctx)).first ? undefined : ctx.ids.dimensionId
+    const probe = await probeBody(ctx, body, undefined, own)
+    if (probe.verdict === 'unclear')
+      return { fields: [], source: `not probed: ${await unclearWhy(ctx, probe)}`, probed: false }
     const fields = ITEM_FIELDS.filter((field) => probe.locs.includes(JSON.stringify(['body', 'values', 0, field])))
     return {
       fields,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { bulkAdd, listPersonas, listRules } from '../client/api.js'
 import { MOCK_BOUNDS } from '../drift/bounds.js'
-import { NOT_A_STRING } from './bulk-probes.js'
+import { bodyReadFirst, dimensionLookedUpFirst, NOT_A_STRING } from './bulk-probes.js'
 import { bulkLimitsCheck } from './bulk-limits.js'
 import type { Check } from './check.js'
 import type { VerifyContext } from '../context.js'
@@ -65,7 +65,8 @@ export const validationChecks: Check[] = [
   {
     id: 'validation.uuid',
     kind: 'contract',
-    description: 'a malformed team_id or policy_id gives 422 at ["query","team_id"] or ["path","policy_id"]',
+    description:
+      'a malformed team_id, policy_id or dimension_id gives 422 at ["query","team_id"], ["path","policy_id"] or ["path","dimension_id"] (the last with an admin token, and an empty list to add)',
     async run(scope) {
       const { ctx } = scope
       const team = await ctx.send(listPersonas(ctx, { team_id: 'not-a-uuid' }))
@@ -75,6 +76,11 @@ export const validationChecks: Check[] = [
         'path',
         'policy_id',
       ])
+      const admin = ctx.credentials.admin
+      if (!admin) return scope.note('dimension_id was not sent malformed: no --admin-token')
+      // Nothing to add: even a server that took the id as it is would write nothing.
+      const dimension = await ctx.send(bulkAdd('not-a-uuid', { values: [] }, admin))
+      expectValidationError(scope, dimension, ['path', 'dimension_id'])
     },
   },
   {
@@ -85,9 +91,10 @@ export const validationChecks: Check[] = [
     needs: ['admin token'],
     async run(scope) {
       const { ctx } = scope
-      // An unknown dimension: FastAPI validates the body before the endpoint looks the dimension up.
+      const dimension = await badBodiesDimension(ctx)
+      if (!dimension.id) return scope.warn(`not judged: ${dimension.why}; pass --dimension-id to send them there`)
       for (const { body, loc } of BAD_BODIES)
-        expectValidationError(scope, await ctx.send(bulkAdd(randomUUID(), body, ctx.credentials.admin!)), loc)
+        expectValidationError(scope, await ctx.send(bulkAdd(dimension.id, body, ctx.credentials.admin!)), loc)
       if (!ctx.options.allowWrites || !ctx.ids.dimensionId)
         return scope.note(
           'an invalid item was not sent: a server may skip it and add the rest (pass --allow-writes and --dimension-id to send it)',
@@ -99,6 +106,16 @@ export const validationChecks: Check[] = [
   },
   bulkLimitsCheck,
 ]
+
+/**
+ * Where the bodies no server can take are sent: a dimension that does not exist, where FastAPI reads the body before
+ * the endpoint looks the dimension up; the run's own dimension on a server that looks it up first (nothing is
+ * written: a correct server refuses them all).
+ */
+async function badBodiesDimension(ctx: VerifyContext): Promise<{ id?: string; why?: string }> {
+  if ((await bodyReadFirst(ctx)).first) return { id: randomUUID() }
+  return ctx.ids.dimensionId ? { id: ctx.ids.dimensionId } : { why: await dimensionLookedUpFirst(ctx) }
+}
 
 /** The UUID message tells pydantic 2.12 from 2.13 (`profile.pydantic`). */
 function recordUuidMessage(ctx: VerifyContext, answer: ApiAnswer): void {

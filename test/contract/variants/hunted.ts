@@ -207,3 +207,39 @@ export const adminListsEveryTeam = (fixtures: Fixtures): RequestHandler[] => [
     return HttpResponse.json({ results: everyone.slice(offset, offset + limit), total: everyone.length })
   }),
 ]
+
+/** How a server that looks the dimension up before it reads the body answers a dimension it does not know. */
+const UNKNOWN_DIMENSION = {
+  404: { status: 404, body: { detail: 'Dimension not found' } },
+  403: { status: 403, body: { detail: 'Not allowed for this dimension' } },
+  422: {
+    status: 422,
+    body: { detail: [{ loc: ['path', 'dimension_id'], msg: 'dimension not found', type: 'value_error' }] },
+  },
+} as const
+
+/**
+ * Correct: the dimension is looked up in a dependency (`Depends(get_dimension_or_404)`), before the body is read: a
+ * dimension it does not know gets its refusal whatever the body. A malformed id still gets FastAPI's 422.
+ */
+export const dimensionLookedUpFirst = (
+  fixtures: Fixtures,
+  refusal: keyof typeof UNKNOWN_DIMENSION,
+): RequestHandler[] => [
+  override('post', BULK, (request) => {
+    const id = new URL(request.url).pathname.split('/')[3] ?? ''
+    const known = fixtures.dimensions.some((dimension) => dimension.id === id.toLowerCase())
+    if (known || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined
+    const { status, body } = UNKNOWN_DIMENSION[refusal]
+    return HttpResponse.json(body, { status })
+  }),
+]
+
+/** Broken: `dimension_id` typed `str`: a malformed id is looked up as it is, and not found. */
+export const dimensionIdNotChecked = (): RequestHandler[] => [
+  override('post', BULK, (request) =>
+    new URL(request.url).pathname.split('/')[3] === 'not-a-uuid'
+      ? HttpResponse.json({ detail: 'Dimension not found' }, { status: 404 })
+      : undefined,
+  ),
+]
