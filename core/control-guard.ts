@@ -100,11 +100,12 @@ export function withControlGuard(next: Answer, guard: ControlGuard): Answer {
       return httpError(401, `The control API needs the ${CONTROL_TOKEN_HEADER} header the server printed at start.`)
     }
     if (SAFE_METHODS.has(request.method)) return next(exchange)
-    const origin = request.headers.get('origin')
-    if (origin !== null && !trustedOrigin(origin, guard)) {
+    const sender = foreignSender(request, guard)
+    if (sender !== undefined) {
+      const origin = request.headers.get('origin') ?? '<that origin>'
       return httpError(
         403,
-        `Control requests from ${origin} are refused: only loopback pages may change the mock. Start it with --allow-origin ${origin} to trust that page.`,
+        `Control requests from ${sender} are refused: only loopback pages may change the mock. Start it with --allow-origin ${origin} to trust that page.`,
       )
     }
     // What a browser can send cross-site without a preflight always declares its length.

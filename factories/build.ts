@@ -209,6 +209,8 @@ export class RecordFactory {
       if (error instanceof MissingReference) return { problems: [{ path: error.field, message: error.message }] }
       throw error
     }
+    const dropped = droppedProtoKeys(overrides)
+    if (dropped.length > 0) return { problems: dropped }
     const merged = merge(defaults, overrides)
     const parsed = RECORD_SCHEMAS[collection].strict().safeParse(merged)
     if (parsed.success) return { record: parsed.data as StoredRecordOf<Name> }
@@ -270,11 +272,33 @@ function merge(defaults: Record<string, unknown>, overrides: object): Record<str
   const merged: Record<string, unknown> = { ...defaults }
   for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) continue
-    const base = defaults[key]
-    merged[key] = isPlainObject(base) && isPlainObject(value) ? merge(base, value) : value
+    const base = Object.hasOwn(defaults, key) ? defaults[key] : undefined
+    // Defined, not assigned: a JSON key named `__proto__` is a member, where `merged[key] =` would set the prototype.
+    Object.defineProperty(merged, key, {
+      value: isPlainObject(base) && isPlainObject(value) ? merge(base, value) : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   }
   return merged
 }
+
+/** Where zod would leave a `__proto__` key out unseen: every such key but in a free-form `value_metadata`. */
+function droppedProtoKeys(value: unknown, path = ''): RecordProblem[] {
+  if (typeof value !== 'object' || value === null || path === 'value_metadata') return []
+  const own = Object.hasOwn(value, '__proto__')
+    ? [{ path: join(path, '__proto__'), message: 'a key named __proto__ is kept only in value_metadata' }]
+    : []
+  return [
+    ...own,
+    ...Object.entries(value).flatMap(([key, member]) =>
+      key === '__proto__' ? [] : droppedProtoKeys(member, Array.isArray(value) ? `${path}[${key}]` : join(path, key)),
+    ),
+  ]
+}
+
+const join = (path: string, key: string) => (path ? `${path}.${key}` : key)
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' &&

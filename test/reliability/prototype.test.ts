@@ -117,6 +117,27 @@ it('refuses or drops __proto__ in control bodies, and changes nothing with it', 
   await call('/__mock/faults', { method: 'PUT', json: {} })
 })
 
+it('keeps a __proto__ key in a value record sent to the control API, as the bulk add does, and refuses it elsewhere', async () => {
+  const dimension = fixtures().dimensions[0]!.id
+  const record = `{"value":"control-proto","dimension_id":"${dimension}","value_metadata":${METADATA}}`
+  const created = await call('/__mock/records/values', { method: 'POST', body: record, headers: JSON_BODY })
+  expect(created.status).toBe(201)
+  expect(created.text).toContain(`"value_metadata":${METADATA}`)
+  expect((await call('/__mock/state')).text).toContain(`"value":"control-proto",`)
+  await running.persistence!.flush()
+  expect(readFileSync(stateFile, 'utf8')).toContain(`"value_metadata":${METADATA}`)
+  const team = fixtures().teams[0]!.id
+  const persona = `{"team_id":"${team}","name":"p","role":"r","access_permissions":{"__proto__":{"a":1},"zz":1}}`
+  const refused = await call('/__mock/records/personas', { method: 'POST', body: persona, headers: JSON_BODY })
+  expect([refused.status, refused.text]).toEqual([
+    422,
+    JSON.stringify({
+      detail: 'Invalid personas: access_permissions.__proto__: a key named __proto__ is kept only in value_metadata',
+    }),
+  ])
+  expect((await call('/__mock/state')).text).not.toContain('"zz":1')
+})
+
 it('logged no error', () => {
   expect(loggedErrors).toEqual([])
 })

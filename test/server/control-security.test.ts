@@ -74,6 +74,13 @@ it('refuses a simple cross-site POST to the control API and changes nothing', as
     stateBefore,
   )
   expect(state.status).toBe(403)
+  // A request without Origin that the browser marks cross-site (a form or link of another site, in some browsers).
+  const json = { 'content-type': 'application/json' }
+  const unmarked = await send(running, 'POST', '/__mock/snapshots', { 'sec-fetch-site': 'cross-site', ...json }, '{}')
+  expect(unmarked.status).toBe(403)
+  expect(JSON.parse(unmarked.body).detail).toMatch(/^Control requests from a page of another site are refused/)
+  const sameOrigin = await send(running, 'GET', '/__mock/snapshots', { 'sec-fetch-site': 'same-origin' })
+  expect(sameOrigin.status).toBe(200)
   expect(running.sessions.primary.exportState(), 'the world is as it was').toBe(stateBefore)
   expect(running.sessions.primary.world.values.count()).toBe(before)
 })
