@@ -31,13 +31,20 @@ export function refusalBytes(code: string | undefined, version: string | undefin
 /**
  * Why h11 would refuse a request Node's parser read, or undefined: a request line without a version (HTTP/0.9 to
  * Node), an HTTP/1.1 request without `Host`, or one with two (h11's "Missing mandatory Host: header" and "Found
- * multiple Host: headers").
+ * multiple Host: headers"), and a transfer coding but `chunked` alone, which Node decodes (`gzip, chunked`) and h11
+ * refuses ("Only Transfer-Encoding: chunked is supported", "multiple Transfer-Encoding headers").
  */
 export function unreadByH11(req: { httpVersionMajor: number; httpVersion: string; rawHeaders: string[] }) {
   if (req.httpVersionMajor < 1) return 'no HTTP version'
   let hosts = 0
-  for (let index = 0; index < req.rawHeaders.length; index += 2)
-    if (req.rawHeaders[index]?.toLowerCase() === 'host') hosts++
+  let codings = 0
+  for (let index = 0; index < req.rawHeaders.length; index += 2) {
+    const name = req.rawHeaders[index]?.toLowerCase()
+    if (name === 'host') hosts++
+    if (name !== 'transfer-encoding') continue
+    if (++codings > 1) return 'two Transfer-Encoding fields'
+    if (req.rawHeaders[index + 1]?.trim().toLowerCase() !== 'chunked') return 'a transfer coding but chunked'
+  }
   if (hosts > 1) return 'two Host fields'
   if (hosts === 0 && req.httpVersion === '1.1') return 'no Host field'
   return undefined

@@ -19,6 +19,8 @@ const UNREADABLE = [
   'G\x01T /v1/personas/ HTTP/1.1\r\nHost: a\r\n\r\n',
   'GET /v1/personas/ HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
   'POST /v1/demographics/age/values/bulk HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n',
+  'POST /v1/personas/ HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n',
+  'POST /v1/personas/ HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
 ]
 
 /** Connections whose requests h11 reads in part: the answers to those before the unread bytes come first, whole. */
