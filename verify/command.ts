@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { InvalidArgumentError, Option, type Command, type CommanderError } from 'commander'
-import { DEFAULT_TIMEOUT_MS } from './context.js'
+import { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS } from './context.js'
 import { formatPretty, formatReport, REPORT_FORMATS, type ReportFormat } from './reporters/index.js'
 import { runReplay } from './replay/command.js'
 import { verify } from './runner.js'
@@ -10,7 +10,10 @@ import type { Report } from './types.js'
 export interface VerifyCommandIo {
   stdout(text: string): void
   stderr(text: string): void
-  /** Sets the exit code: 0 nothing failed, 1 a check failed, 2 the run could not happen. */
+  /**
+   * Sets the exit code: 0 nothing failed, 1 a check failed, 2 the run could not happen, 3 nothing failed but the
+   * deadline skipped checks.
+   */
   exit(code: number): void
   /** Colour the pretty report. @default process.stdout.isTTY */
   color: boolean
@@ -35,6 +38,8 @@ interface CommandOptions {
   out?: string
   profileOut?: string
   timeout: number
+  /** Seconds. */
+  deadline: number
 }
 
 const positiveInteger = (name: string) => (text: string) => {
@@ -45,7 +50,8 @@ const positiveInteger = (name: string) => (text: string) => {
 
 const HELP_AFTER = `
 Exit codes: 0 when no check failed, 1 when one did, 2 when the run could not happen (server unreachable,
-a token the server rejects, a required option missing). Only contract checks fail; dialect and choice
+a token the server rejects, a required option missing), 3 when none failed but the run reached its
+--deadline and skipped checks (pass a longer --deadline). Only contract checks fail; dialect and choice
 checks report what the server shows and write it into --profile-out.
 With --out, the report in --format goes to the file and the readable one to stdout.
 Tokens can come from the environment instead of the command line (which CI logs may show):
@@ -112,6 +118,12 @@ export function registerVerifyCommand(program: Command, io: Partial<VerifyComman
       .option('--out <file>', 'write the report to this file')
       .option('--profile-out <file>', 'write the detected profile as a file for agent-console-mock --profile')
       .option('--timeout <ms>', 'milliseconds each request may take', positiveInteger('--timeout'), DEFAULT_TIMEOUT_MS)
+      .option(
+        '--deadline <seconds>',
+        'seconds the whole run may take: checks left when it passes are skipped, and the run exits 3',
+        positiveInteger('--deadline'),
+        DEFAULT_DEADLINE_MS / 1000,
+      )
       .addHelpText('after', HELP_AFTER)
       .action((options: CommandOptions) => runVerify(options, out))
   )
@@ -163,7 +175,22 @@ async function runVerify(options: CommandOptions, io: VerifyCommandIo): Promise<
     return io.exit(2)
   }
   await writeOutputs(report, options, io)
-  io.exit(report.ok ? 0 : 1)
+  if (report.cutShort) io.stderr(`agent-console-mock verify: ${deadlineSentence(report.cutShort)}\n`)
+  io.exit(exitCodeOf(report))
+}
+
+/**
+ * 1 when a check failed: a failure is a verdict even on a run cut short. 3 when none did but the deadline skipped
+ * checks: what they would have judged is unknown, and exiting 0 would tell CI the server was verified.
+ */
+function exitCodeOf(report: Report): number {
+  if (!report.ok) return 1
+  return report.cutShort ? 3 : 0
+}
+
+function deadlineSentence({ deadlineMs, skippedChecks }: NonNullable<Report['cutShort']>): string {
+  const count = `${skippedChecks.length} check${skippedChecks.length > 1 ? 's' : ''}`
+  return `The run reached its deadline of ${deadlineMs / 1000} s: ${count} ${skippedChecks.length > 1 ? 'were' : 'was'} skipped, so the server was not fully verified; pass --deadline with a longer time (seconds) to run them.`
 }
 
 const noPermToken = (options: CommandOptions) => (typeof options.permToken === 'string' ? options.permToken : undefined)
@@ -190,6 +217,7 @@ function verifyOf(options: CommandOptions): Promise<Report> {
     allowWrites: options.allowWrites === true,
     noPermToken: noPermToken(options),
     timeoutMs: options.timeout,
+    deadlineMs: options.deadline * 1000,
   })
 }
 

@@ -1,6 +1,15 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomBytes } from 'node:crypto'
 import { templateOf, type ErrorSituation, type TextParts } from './profile/error-texts.js'
-import { bearer, ContractClient, requestLine, type ApiAnswer, type ApiRequest, type Credential } from './client/http.js'
+import {
+  bearer,
+  ContractClient,
+  describeAnswer,
+  requestLine,
+  type ApiAnswer,
+  type ApiRequest,
+  type Credential,
+} from './client/http.js'
 import type { SettingName } from './profile/settings.js'
 import type { DetectedSetting, VerifyOptions } from './types.js'
 
@@ -41,6 +50,24 @@ export interface Facts {
   otherPolicyUnconfirmed?: string
 }
 
+/** A 5xx answer to a request of the run, and who sent it: `errors.server-error` fails each one. */
+export interface ServerErrorAnswer {
+  request: ApiRequest
+  status: number
+  /** The `Retry-After` header, when the answer had one (a rate limiter's or a maintenance 503). */
+  retryAfter?: string
+  /** The status and the start of the body, as reports show an answer. */
+  answer: string
+  /** The check or phase that sent it, and the shared probe when a memoised one did: `filters.intents (probe "personas")`. */
+  sentBy: string
+}
+
+/** Who is sending: a check's id or a phase of the run, and the shared probe it is computing, if any. */
+interface Sender {
+  by: string
+  probe?: string
+}
+
 /** What the profile checks found: the settings seen, those that could not be, and the rest observed. */
 export interface ProfileFindings {
   detected: Partial<Record<SettingName, DetectedSetting>>
@@ -67,8 +94,12 @@ export class VerifyContext {
   readonly profile: ProfileFindings = { detected: {}, undetermined: {}, observations: {} }
   /** Distinguishes the values this run adds from every other run's. */
   readonly runId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
+  /** Every 5xx the server answered this run, in the order they came. */
+  readonly serverErrors: ServerErrorAnswer[] = []
   readonly #deadline: number
   readonly #memo = new Map<string, Promise<unknown>>()
+  // Async-local, not a field: a shared probe's requests run inside whichever check first asked for it.
+  readonly #sender = new AsyncLocalStorage<Sender>()
 
   constructor(readonly options: VerifyOptions) {
     this.client = new ContractClient(options.baseUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
@@ -89,14 +120,25 @@ export class VerifyContext {
     this.#deadline = Date.now() + (options.deadlineMs ?? DEFAULT_DEADLINE_MS)
   }
 
-  send(request: ApiRequest): Promise<ApiAnswer> {
-    return this.client.send(request)
+  /** Sends a request; a 5xx answer is also recorded, with who sent it, whatever the sender makes of it. */
+  async send(request: ApiRequest): Promise<ApiAnswer> {
+    const answer = await this.client.send(request)
+    if (answer.status >= 500) this.serverErrors.push(this.#serverError(answer))
+    return answer
+  }
+
+  /** Runs `work` as `by` (a check's id, or a phase such as the preconditions): the requests it sends are its. */
+  sendingAs<T>(by: string, work: () => Promise<T>): Promise<T> {
+    return this.#sender.run({ by }, work)
   }
 
   /** Computes a value once per run (concurrent callers share the promise). */
   memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
     let value = this.#memo.get(key) as Promise<T> | undefined
-    if (!value) this.#memo.set(key, (value = compute()))
+    if (!value) {
+      const by = this.#sender.getStore()?.by ?? 'verify'
+      this.#memo.set(key, (value = this.#sender.run({ by, probe: key }, compute)))
+    }
     return value
   }
 
@@ -107,6 +149,14 @@ export class VerifyContext {
   /** A value name no other run uses: `agent-console-mock-verify-<run id>-<name>`. */
   uniqueValue(name: string): string {
     return `agent-console-mock-verify-${this.runId}-${name}`
+  }
+
+  #serverError(answer: ApiAnswer): ServerErrorAnswer {
+    const sender = this.#sender.getStore()
+    const sentBy = sender ? `${sender.by}${sender.probe ? ` (probe "${sender.probe}")` : ''}` : 'verify'
+    const retryAfter = answer.headers.get('retry-after') ?? undefined
+    const { request, status } = answer
+    return { request, status, answer: describeAnswer(answer), sentBy, ...(retryAfter ? { retryAfter } : {}) }
   }
 
   /** Records the `detail` text of an error answer (the first one per situation), for the error texts. */

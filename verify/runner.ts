@@ -1,7 +1,8 @@
 import { listPersonas } from './client/api.js'
 import { runCheck, type Check } from './checks/check.js'
 import { ALL_CHECKS } from './checks/index.js'
-import { VerifyContext } from './context.js'
+import { serverErrorResult } from './checks/server-errors.js'
+import { DEFAULT_DEADLINE_MS, VerifyContext } from './context.js'
 import { RequestTimeoutError, requestLine } from './client/http.js'
 import { serverOpenApi } from './drift/openapi-source.js'
 import { checkIds } from './id-preconditions.js'
@@ -20,12 +21,17 @@ export async function verify(options: VerifyOptions, checks: readonly Check[] = 
   assertOptions(options)
   const started = Date.now()
   const ctx = new VerifyContext(options)
-  await serverOpenApi(ctx) // the first request: an unreachable server throws here, before any check
-  const notes = [await discoverTeam(ctx)].filter((note): note is string => note !== undefined)
-  await checkPreconditions(ctx)
-  await checkIds(ctx)
-  const results: CheckResult[] = []
-  for (const check of checks) results.push(await runCheck(check, ctx))
+  // The first request: an unreachable server throws here, before any check.
+  await ctx.sendingAs('the start of the run', () => serverOpenApi(ctx))
+  const discovered = await ctx.sendingAs('the team discovery', () => discoverTeam(ctx))
+  const notes = [discovered].filter((note): note is string => note !== undefined)
+  await ctx.sendingAs('the token preconditions', () => checkPreconditions(ctx))
+  await ctx.sendingAs('the id preconditions', () => checkIds(ctx))
+  const { results, skippedForDeadline } = await runChecks(checks, ctx)
+  // Last, reading what every request of the run (preconditions, probes, checks) was answered.
+  const serverErrors = serverErrorResult(ctx, skippedForDeadline.length > 0)
+  if (serverErrors.status === 'skipped') skippedForDeadline.push(serverErrors.id)
+  listWithItsGroup(results, serverErrors)
   notes.push(
     `${ctx.client.sent} requests${options.allowWrites ? `; values added are named ${ctx.uniqueValue('*')}` : ''}`,
   )
@@ -39,7 +45,36 @@ export async function verify(options: VerifyOptions, checks: readonly Check[] = 
     notes,
     checks: results,
     profile: detectedProfile(ctx.profile),
+    ...(skippedForDeadline.length
+      ? { cutShort: { deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS, skippedChecks: skippedForDeadline } }
+      : {}),
   }
+}
+
+/**
+ * Runs the checks one after another, each sending as itself, and tells which the deadline skipped: those it had
+ * passed before they began (time only moves on, so `runCheck` finds it passed too and skips them for it).
+ */
+async function runChecks(
+  checks: readonly Check[],
+  ctx: VerifyContext,
+): Promise<{ results: CheckResult[]; skippedForDeadline: string[] }> {
+  const results: CheckResult[] = []
+  const skippedForDeadline: string[] = []
+  for (const check of checks) {
+    if (ctx.pastDeadline) skippedForDeadline.push(check.id)
+    results.push(await ctx.sendingAs(check.id, () => runCheck(check, ctx)))
+  }
+  return { results, skippedForDeadline }
+}
+
+/**
+ * Lists a result after the last of its group's (every report shows a group's checks together; JUnit nests them), or
+ * last when none of its group ran.
+ */
+function listWithItsGroup(results: CheckResult[], result: CheckResult): void {
+  const last = results.findLastIndex((other) => other.group === result.group)
+  results.splice(last < 0 ? results.length : last + 1, 0, result)
 }
 
 function assertOptions(options: VerifyOptions): void {

@@ -126,4 +126,9 @@ export interface Report {
   notes: string[]
   checks: CheckResult[]
   profile: DetectedProfile
+  /**
+   * Set when the run's deadline skipped checks: the verdict is incomplete whatever `ok` says (the command exits 3
+   * unless a check failed). `errors.server-error` is among them when no request got a 5xx.
+   */
+  cutShort?: { deadlineMs: number; skippedChecks: string[] }
 }

@@ -1,13 +1,16 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Command } from 'commander'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningServer } from '../../server/start.js'
 import { resolveProfile } from '../../model/profile.js'
+import { registerVerifyCommand } from '../../verify/index.js'
 import { runVerifyCommand } from '../support/verify-command.js'
 import { BROKEN_VARIANTS } from './broken-variants.js'
 import { closedPort, startMock } from './support/mock.js'
 import { findAll, parseXml } from './support/xml.js'
+import { emptyBulkCrashes, openApiDelayed } from './variants/crashes.js'
 
 let healthy: RunningServer
 let broken: RunningServer
@@ -138,4 +141,65 @@ it('explains itself with --help and refuses an unknown format', async () => {
   expect(await run('--help').catch(ended)).toBe('commander.helpDisplayed')
   const error = await run('--base-url', healthy.url, '--token', 't', '--format', 'xml').catch(ended)
   expect(error).toBe('commander.invalidArgument')
+})
+
+it('takes --deadline in seconds, lists it in --help, and refuses one that is not a positive integer', async () => {
+  const help = registerVerifyCommand(new Command('agent-console-mock')).helpInformation()
+  expect(help).toMatch(/--deadline <seconds>\s+seconds the whole run may take.*\(default: 120\)/s)
+  const ended = (thrown: { commander: { code: string; message: string } }) => thrown.commander
+  for (const value of ['0', 'abc', '1.5'])
+    expect(await run('--base-url', healthy.url, '--token', 't', '--deadline', value).catch(ended)).toMatchObject({
+      code: 'commander.invalidArgument',
+      message: expect.stringContaining('--deadline must be a positive integer.'),
+    })
+})
+
+/** Every answer of /openapi.json, the run's first request, comes long after a deadline of one second. */
+const PAST_THE_DEADLINE_MS = 2_500
+
+it('exits 3 when the deadline skipped checks and none failed, saying to pass a longer --deadline', {
+  timeout: 30_000,
+}, async () => {
+  const slow = await startMock({ handlers: openApiDelayed(PAST_THE_DEADLINE_MS) })
+  try {
+    const result = await run(...argsFor(slow), '--allow-writes', '--deadline', '1')
+    expect(result.exitCode).toBe(3)
+    const skipped = Number(/^0 passed, 0 failed, (\d+) skipped$/.exec(result.stdout.trimEnd().split('\n').at(-1)!)?.[1])
+    expect(skipped).toBeGreaterThan(0)
+    expect(result.stderr).toBe(
+      `agent-console-mock verify: The run reached its deadline of 1 s: ${skipped} checks were skipped, so the server was not fully verified; pass --deadline with a longer time (seconds) to run them.\n`,
+    )
+    expect(result.stdout).toContain(`the run reached its deadline (1 s) and skipped ${skipped} checks: not verified.`)
+  } finally {
+    await slow.close()
+  }
+})
+
+it('exits 1 when a check failed on a run the deadline cut short, and still says what it skipped', {
+  timeout: 30_000,
+}, async () => {
+  const crashing = await startMock({ handlers: [...emptyBulkCrashes(), ...openApiDelayed(PAST_THE_DEADLINE_MS)] })
+  try {
+    const result = await run(...argsFor(crashing), '--allow-writes', '--deadline', '1', '--format', 'json')
+    expect(result.exitCode).toBe(1)
+    const report = JSON.parse(result.stdout)
+    expect(
+      report.checks
+        .filter((check: { status: string }) => check.status === 'failed')
+        .map((check: { id: string }) => check.id),
+    ).toEqual(['errors.server-error'])
+    expect(result.stderr).toMatch(
+      /^agent-console-mock verify: The run reached its deadline of 1 s: \d+ checks were skipped/,
+    )
+  } finally {
+    await crashing.close()
+  }
+})
+
+it('exits 0 on a read-only run without an admin token: skipped for lack of them, not for the deadline', async () => {
+  const { fixtures } = healthy.sessions.primary
+  const result = await run('--base-url', healthy.url, '--token', fixtures.tokens.team_reader)
+  expect(result.exitCode).toBe(0)
+  expect(result.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, [1-9]\d* skipped$/)
+  expect(result.stderr).toBe('')
 })

@@ -221,3 +221,18 @@ it('fails a dimension_id that is not checked for a UUID', { timeout: TIMEOUT }, 
   const report = await reportOn(hunted.dimensionIdNotChecked())
   expect(failed(report)).toEqual(['validation.uuid'])
 })
+
+it("warns, not fails, of another team's policy readable and of rules needing no permission", {
+  timeout: TIMEOUT,
+}, async () => {
+  const anyTeam = await reportOn(hunted.rulesOfAnyTeam(fixtures))
+  expect(failed(anyTeam)).toEqual([])
+  expect(warnings(anyTeam, 'auth.other-team-policy')).toMatch(
+    /answered 200: the server lists the rules of another team's policy; the mock answers 404 \(decisions\.md/,
+  )
+  const noPermission = await reportOn(hunted.rulesWithoutPermission(fixtures))
+  expect(failed(noPermission)).toEqual([])
+  expect(warnings(noPermission, 'auth.no-permission')).toMatch(
+    /with a token without permissions answered 200: the server lists rules without a permission the token lacks; the mock requires policy:read/,
+  )
+})

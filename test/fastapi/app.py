@@ -53,7 +53,6 @@ VARIANTS: Dict[str, str] = {
     "bug:string-timestamps": "Persona created_at/updated_at declared as datetime: sent as ISO strings",
     "bug:intents-ignored": "the intents filter is declared but never applied",
     "bug:search-skips-role": "search matches name and description only, not role",
-    "bug:rules-other-team": "a policy of another team is readable: the rules route checks no team",
     "bug:bulk-no-admin": "bulk add asks for a valid token only, not for a super admin",
     "bug:signature-not-verified": "JWTs are decoded without checking the signature",
     "bug:limit-no-maximum": "personas limit declared with ge=1 but no le=100: limit=101 is answered",
@@ -81,6 +80,7 @@ VARIANTS: Dict[str, str] = {
     "legit:no-openapi": "FastAPI(openapi_url=None): no /openapi.json, as many production servers",
     "legit:extra-fields": "records carry fields beyond the description (persona avatar_url, rule version)",
     "legit:personas-oldest-first": "personas ordered created_at ascending, then id (the description gives no order)",
+    "legit:rules-any-team": "the rules of any team's policy are readable: the description scopes personas to teams, not policies",
     # coding styles: the same contract, written the ways teams write FastAPI 0.92 apps
     "legit:schema-extra-nullable": "pydantic 1's usual OpenAPI fix: a Config.schema_extra marks every Optional field nullable: true",
     "legit:plain-optional": "personas query parameters as plain Optional defaults and conint bounds, without Query()",
@@ -659,7 +659,7 @@ def list_policy_rules(
     policy = seed.POLICY_RECORDS.get(str(policy_id))
     if policy is None and on("bug:unknown-policy-empty"):
         return {"results": [], "total": 0}
-    scoped = user is not None and not user.is_super_admin and not on("bug:rules-other-team")
+    scoped = user is not None and not user.is_super_admin and not on("legit:rules-any-team")
     if policy is None or (scoped and policy["team_id"] != user.team_id):
         raise HTTPException(status_code=404, detail="Policy not found")
     rules = sorted(policy["rules"], key=lambda r: r["rule_id"])

@@ -98,11 +98,7 @@ export const STYLED_BUGS: StyledBug[] = [
   { bug: 'bug:model-used-null', style: 'legit:schema-extra-nullable', fails: ['drift.responses', 'schema.rule-list'] },
   // With no model in /openapi.json, only the answers show a field missing.
   { bug: 'bug:persona-missing-field', style: 'legit:json-response', fails: ['schema.persona-list'] },
-  {
-    bug: 'bug:rules-no-auth',
-    style: 'legit:bearer-optional-401',
-    fails: ['auth.no-permission', 'auth.no-token', 'auth.other-team-policy'],
-  },
+  { bug: 'bug:rules-no-auth', style: 'legit:bearer-optional-401', fails: ['auth.no-token'] },
   { bug: 'bug:bulk-no-admin', style: 'legit:duplicates-stored', fails: ['auth.bulk-requires-admin'] },
 ]
 

@@ -49,6 +49,11 @@ export const LEGIT_SHOWS: LegitShows[] = [
   },
   { variant: 'legit:bulk-200', settings: clean({ bulkAddStatus: 200 }) },
   {
+    variant: 'legit:rules-any-team',
+    settings: CLEAN_PROFILE,
+    warning: /answered 200: the server lists the rules of another team's policy; the mock answers 404/,
+  },
+  {
     variant: 'legit:bulk-reject-duplicates',
     settings: clean({
       bulkDuplicates: 'reject',

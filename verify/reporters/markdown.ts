@@ -1,6 +1,6 @@
 import { CURL_NOTE } from '../client/curl.js'
 import type { CheckResult, Report } from '../types.js'
-import { KIND_TAGS, summaryLine } from './pretty.js'
+import { cutShortText, KIND_TAGS, summaryLine } from './pretty.js'
 
 /**
  * The report as GitHub-flavoured Markdown, for a pull-request comment: the verdict first, each
@@ -10,7 +10,9 @@ import { KIND_TAGS, summaryLine } from './pretty.js'
 export function formatMarkdown(report: Report): string {
   const failed = report.checks.filter((check) => check.status === 'failed')
   const verdict = report.ok
-    ? "✅ the server keeps the mock's contract"
+    ? report.cutShort
+      ? `⚠️ ${cutShortText(report.cutShort)}`
+      : "✅ the server keeps the mock's contract"
     : `❌ ${failed.length} contract check${failed.length > 1 ? 's' : ''} failed`
   const lines = [`### agent-console-mock verify: ${verdict}`, '', `\`${report.baseUrl}\`: ${summaryLine(report)}`, '']
   if (failed.length) lines.push(`${CURL_NOTE}.`, '', ...failed.flatMap(failure))

@@ -59,8 +59,20 @@ export function formatPretty(report: Report, options: { color?: boolean } = {}):
   }
   // A replay detects no profile: it holds the server to the recorded one.
   const detected = report.checks.some((check) => check.group !== 'replay')
-  lines.push('', ...(detected ? profileLines(report, paint) : []), '', summaryLine(report))
+  lines.push('', ...(detected ? profileLines(report, paint) : []), '', ...cutShortLines(report, paint))
+  lines.push(summaryLine(report))
   return `${lines.join('\n')}\n`
+}
+
+/** Above the summary, where a reader looks for the verdict: a run cut short by its deadline is not a clean pass. */
+function cutShortLines(report: Report, paint: Paint): string[] {
+  return report.cutShort ? [paint.yellow(`${cutShortText(report.cutShort)}.`)] : []
+}
+
+/** What a deadline left unjudged, in every format: `the run reached its deadline (120 s) and skipped 24 checks`. */
+export function cutShortText({ deadlineMs, skippedChecks }: NonNullable<Report['cutShort']>): string {
+  const count = skippedChecks.length
+  return `the run reached its deadline (${deadlineMs / 1000} s) and skipped ${count} check${count > 1 ? 's' : ''}: not verified`
 }
 
 function checkLines(check: CheckResult, paint: Paint): string[] {

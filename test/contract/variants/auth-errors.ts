@@ -1,5 +1,5 @@
 import { HttpResponse } from 'msw'
-import { BULK, forward, override, PERSONAS, rewrite, RULES } from '../support/variant.js'
+import { BULK, forward, override, PERSONAS, realAnswer, rewrite, RULES } from '../support/variant.js'
 import { bearer, type BrokenVariant } from './helpers.js'
 
 /** Broken variants for authentication and errors. */
@@ -94,19 +94,18 @@ export const AUTH_AND_ERRORS: BrokenVariant[] = [
     ],
   },
   {
-    bug: 'a policy of another team is readable',
+    bug: "a refusal of another team's policy that carries its rules",
     caughtBy: 'auth.other-team-policy',
     handlers: (fixtures) => [
-      override('get', RULES, (request) => {
-        const otherTeams = fixtures.policies
-          .filter((policy) => policy.team_id !== fixtures.teams[0]!.id)
-          .map((policy) => policy.id)
-        const asksAnother = otherTeams.some((id) => new URL(request.url).pathname.includes(id))
-        return asksAnother
-          ? forward(request, {
-              headers: (headers) => headers.set('authorization', bearer(fixtures.tokens.super_admin)),
-            })
-          : undefined
+      override('get', RULES, async (request) => {
+        const other = fixtures.policies.find(
+          (policy) => policy.team_id !== fixtures.teams[0]!.id && new URL(request.url).pathname.includes(policy.id),
+        )
+        if (!other) return undefined
+        const { body } = await realAnswer(request, {
+          headers: (headers) => headers.set('authorization', bearer(fixtures.tokens.super_admin)),
+        })
+        return HttpResponse.json({ detail: 'Policy not found', ...body }, { status: 404 })
       }),
     ],
   },
@@ -127,8 +126,6 @@ export const AUTH_AND_ERRORS: BrokenVariant[] = [
   {
     bug: 'an unknown policy answers 200 with no rules',
     caughtBy: 'errors.unknown-policy',
-    // The mock answers another team's policy as an unknown one: 404, rewritten too.
-    alsoFails: ['auth.other-team-policy'],
     handlers: () => [
       rewrite(
         'get',
@@ -141,6 +138,7 @@ export const AUTH_AND_ERRORS: BrokenVariant[] = [
   {
     bug: 'an unknown dimension answers 500',
     caughtBy: 'errors.unknown-dimension',
+    alsoFails: ['errors.server-error'],
     handlers: () => [
       override('post', BULK, async (request) => {
         const response = await forward(request)

@@ -243,3 +243,27 @@ export const dimensionIdNotChecked = (): RequestHandler[] => [
       : undefined,
   ),
 ]
+
+/** Sends a rules request on as the super admin when `when` says so. */
+const asAdminWhenAsked = (fixtures: Fixtures, when: (request: Request) => boolean): RequestHandler[] => [
+  override('get', RULES, (request) =>
+    when(request)
+      ? forward(request, { headers: (headers) => headers.set('authorization', bearer(fixtures.tokens.super_admin)) })
+      : undefined,
+  ),
+]
+
+/** Correct: the rules of any team's policy are readable (the description scopes personas to teams, not policies). */
+export const rulesOfAnyTeam = (fixtures: Fixtures): RequestHandler[] =>
+  asAdminWhenAsked(fixtures, (request) =>
+    fixtures.policies.some(
+      (policy) => policy.team_id !== fixtures.teams[0]!.id && new URL(request.url).pathname.includes(policy.id),
+    ),
+  )
+
+/** Correct: the rules need no permission (the description names none for them). */
+export const rulesWithoutPermission = (fixtures: Fixtures): RequestHandler[] =>
+  asAdminWhenAsked(
+    fixtures,
+    (request) => request.headers.get('authorization') === bearer(fixtures.tokens.no_permissions),
+  )
