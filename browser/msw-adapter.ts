@@ -6,6 +6,12 @@
  * `onUnhandledFrame` in msw 3, and each major ignores the other's name without a word: under the
  * wrong name, 'bypass' becomes msw's default 'warn', and every request the mock passes on (the
  * app's pages, assets, other origins) logs an `[MSW] Warning`.
+ *
+ * A start that fails after enabling msw's network (msw 3, where no worker script is served) leaves msw's WebSocket
+ * interceptor applied to the page, and no later start in the page can apply it again: each fails with msw's
+ * `Failed to replace a global value at "WebSocket": already replaced`. Undoing it takes `worker.stop()`, which on
+ * msw 3 waits for a service worker that never came. So the first failure is kept and every later start rejects
+ * with it (the Vitest kit starts its worker again for each test of a file once the start failed).
  */
 import type { SetupWorker } from 'msw/browser'
 
@@ -23,15 +29,28 @@ export interface WorkerStart {
  * @throws Error saying how to serve the worker script when msw cannot register it (msw's error is the cause)
  */
 export async function startPassingOn(worker: SetupWorker, { url, quiet }: WorkerStart): Promise<StartResult> {
+  if (pageCannotStart) throw pageCannotStart.error
   const bypass = 'bypass' as const
   const unhandled = readsUnhandledFrame(worker) ? { onUnhandledFrame: bypass } : { onUnhandledRequest: bypass }
   try {
     // Typed against one major's options: the other major's name is right at run time, not known to tsc.
     return await worker.start({ serviceWorker: { url }, quiet, ...unhandled } as StartOptions)
   } catch (error) {
-    throw registrationFailed(error, url)
+    const failure = registrationFailed(error, url)
+    if (leftNetworkEnabled(worker)) pageCannotStart = { error: failure }
+    throw failure
   }
 }
+
+/** The failed start that left msw's network enabled in this page, if one did: every later start rejects with it. */
+let pageCannotStart: { error: unknown } | undefined
+
+/** msw 3's `NetworkReadyState.DISABLED` (msw 2 exports no such enum, and its worker has no `readyState`). */
+const NETWORK_DISABLED = 0
+
+/** Whether a failed start left the worker's network enabled (msw 3 enables it before the worker script is fetched). */
+const leftNetworkEnabled = (worker: SetupWorker): boolean =>
+  readsUnhandledFrame(worker) && Reflect.get(worker, 'readyState') !== NETWORK_DISABLED
 
 type StartResult = Awaited<ReturnType<SetupWorker['start']>>
 

@@ -2,6 +2,7 @@ import type { BrowserContext, Request as PlaywrightRequest, Route } from '@playw
 import { getResponse, isCommonAssetRequest, RequestHandler, WebSocketHandler, type AnyHandler } from 'msw'
 import { NetworkEmitter, type NetworkEvents } from './events.js'
 import { isPassthrough, resetHandler, restoreHandler } from './msw-adapter.js'
+import { MAX_REDIRECTS, redirectedRequest, type SentRequest, sentRequest, toFetchRequest } from './redirects.js'
 
 /** The handlers a browser context's requests are answered by, as msw's `setupServer` has them. */
 export interface NetworkFixture {
@@ -77,13 +78,41 @@ class ContextNetwork implements NetworkFixture {
   }
 
   readonly #route = async (route: Route, request: PlaywrightRequest): Promise<void> => {
-    const fetchRequest = await toFetchRequest(request)
-    if (isCommonAssetRequest(fetchRequest)) return settle(route.fallback())
-    const response = await this.#answer(fetchRequest, request.headers().referer)
-    if (!response) return settle(route.fallback())
-    // `HttpResponse.error()`: the page sees a network error.
+    const sent = await sentRequest(request)
+    if (isCommonAssetRequest(toFetchRequest(sent))) return settle(route.fallback())
+    const referer = request.headers().referer
+    const first = await this.#answer(toFetchRequest(sent), referer)
+    if (!first) return settle(route.fallback())
+    const { response, setCookies } = await this.#followRedirects(sent, first, referer)
+    // `HttpResponse.error()`, or a redirect loop: the page sees a network error.
     if (response.status === 0) return settle(route.abort())
-    return settle(fulfil(route, response))
+    return settle(fulfil(route, response, setCookies))
+  }
+
+  /**
+   * The answer the page gets once the browser has followed the mock's redirects. Playwright routes no redirect's
+   * follow-up, so a 3xx fulfilled as it is sent the follow-up past the mock (FastAPI's 307 to the trailing slash
+   * reached the page's own server). A redirect to the request's origin that the handlers answer is followed here, and
+   * the first request is fulfilled with where it ends; one they do not answer (another origin, a passthrough) is
+   * fulfilled as it is, and the browser follows it to the network. The `Set-Cookie`s of the redirects come with the
+   * final answer.
+   */
+  async #followRedirects(
+    sent: SentRequest,
+    response: Response,
+    referer: string | undefined,
+  ): Promise<{ response: Response; setCookies: string[] }> {
+    const setCookies: string[] = []
+    for (let followed = 0; ; followed++) {
+      const next = response.status === 0 ? undefined : redirectedRequest(sent, response)
+      if (!next) return { response, setCookies }
+      if (followed === MAX_REDIRECTS) return { response: Response.error(), setCookies }
+      const answer = await this.#answer(toFetchRequest(next), referer)
+      if (!answer) return { response, setCookies }
+      setCookies.push(...response.headers.getSetCookie())
+      sent = next
+      response = answer
+    }
   }
 
   /** The handlers' answer, or undefined to pass the request on; reported as msw reports it. */
@@ -125,26 +154,15 @@ function checked(handlers: AnyHandler[], method: string): AnyHandler[] {
   return handlers
 }
 
-/** The Fetch request msw's handlers read: method, URL, every header (cookies included), the body's bytes. */
-async function toFetchRequest(request: PlaywrightRequest): Promise<Request> {
-  const body = request.postDataBuffer()
-  return new Request(request.url(), {
-    method: request.method(),
-    headers: new Headers(await request.allHeaders()),
-    // A copy: Node's Buffer may share a pooled ArrayBuffer, which the Fetch types do not take.
-    body: body && new Uint8Array(body),
-  })
-}
-
 /**
- * Hands the answer to the page: status, headers, the body's bytes. Each Set-Cookie stays a header of
- * its own: Playwright splits a `set-cookie` value on newlines, where a plain object of headers would
- * keep only the last. The status text is the browser's for the status (Playwright's `fulfill` has no
- * status text).
+ * Hands the answer to the page: status, headers, the body's bytes, and the cookies of the redirects it followed
+ * before its own. Each Set-Cookie stays a header of its own: Playwright splits a `set-cookie` value on newlines, where
+ * a plain object of headers would keep only the last. The status text is the browser's for the status (Playwright's
+ * `fulfill` has no status text).
  */
-async function fulfil(route: Route, response: Response): Promise<void> {
+async function fulfil(route: Route, response: Response, earlierCookies: string[]): Promise<void> {
   const headers = Object.fromEntries(response.headers)
-  const cookies = response.headers.getSetCookie()
+  const cookies = [...earlierCookies, ...response.headers.getSetCookie()]
   if (cookies.length > 0) headers['set-cookie'] = cookies.join('\n')
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined
   await route.fulfill({ status: response.status, headers, body })

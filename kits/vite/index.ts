@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { Connect, Plugin, ResolvedConfig } from 'vite'
 import { readOpenApi } from '../../node/openapi-source.js'
 import { START_ID, startBeforeApp, startModule } from './html.js'
-import { checkPluginOptions, type MockPluginOptions } from './options.js'
+import { checkPluginOptions, type MockPluginOptions, pluginOptionError } from './options.js'
 
 export type { MockPluginOptions } from './options.js'
 
@@ -101,7 +101,10 @@ export function agentConsoleMock(options: MockPluginOptions = {}): Plugin {
     },
     async buildStart() {
       if (mockServer || source === undefined || document) return
-      document = await readOpenApi(documentSource(source, config?.root ?? process.cwd()))
+      const root = config?.root ?? process.cwd()
+      document = await readOpenApi(documentSource(source, root)).catch((error: unknown) => {
+        throw unreadableDocument(error, source, root)
+      })
     },
     configureServer(server) {
       server.middlewares.use(serveWorkerScript(workerScript, workerUrl))
@@ -123,6 +126,17 @@ export function agentConsoleMock(options: MockPluginOptions = {}): Plugin {
  * `Authorization` and the request comes back 401.
  */
 const proxyTo = (target: string) => ({ target, changeOrigin: true, autoRewrite: true })
+
+/**
+ * Why the `openapi` document could not be read, naming the plugin; for a relative path, where it was looked for
+ * (Vite's root, which need not be the folder `vite` was started in).
+ */
+function unreadableDocument(error: unknown, source: string | URL, root: string): Error {
+  const why = (error as Error).message.replace(/\.$/, '')
+  const relative = typeof source === 'string' && documentSource(source, root) !== source
+  const where = relative ? ` (openapi's relative path ${JSON.stringify(source)} is read from Vite's root, ${root})` : ''
+  return pluginOptionError(`${why}${where}.`, error)
+}
 
 /** A document's URL as given, or its file's path from Vite's root. */
 function documentSource(source: string | URL, root: string): string | URL {

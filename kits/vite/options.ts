@@ -1,3 +1,4 @@
+import { inspect } from 'node:util'
 import { httpUrl } from '../../core/http-url.js'
 import { BUILTIN_SCENARIOS } from '../../core/scenarios/builtin.js'
 import { ScenarioRegistry } from '../../core/scenarios/index.js'
@@ -60,7 +61,20 @@ const everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true
 export function checkPluginOptions(options: MockPluginOptions): void {
   void everyOptionListed
   const problem = firstProblem(options)
-  if (problem) throw new Error(`agent-console-mock/vite: ${problem}`)
+  if (problem) throw pluginOptionError(problem)
+}
+
+/**
+ * A refusal of the plugin's options: one sentence naming the plugin, with no stack. Vite prints the error that stops
+ * its start with the stack (Vite 5 and 6 print `error.stack`, later ones `util.inspect(error)`, which adds the
+ * cause's stack too), and lines inside Vite's config loading tell nobody what to change. The cause stays on the
+ * error for code that reads it.
+ */
+export function pluginOptionError(problem: string, cause?: unknown): Error {
+  const error = new Error(`agent-console-mock/vite: ${problem}`, cause === undefined ? undefined : { cause })
+  error.stack = error.message
+  Object.defineProperty(error, inspect.custom, { value: () => error.message })
+  return error
 }
 
 function firstProblem(options: MockPluginOptions): string | undefined {

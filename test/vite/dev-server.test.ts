@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { inspect } from 'node:util'
 import { createLogger, createServer, type ViteDevServer } from 'vite'
 import { afterAll, afterEach, expect, it } from 'vitest'
 import { agentConsoleMock, type MockPluginOptions } from 'agent-console-mock/vite'
@@ -143,13 +144,40 @@ it("reads a document's file from Vite's root as the dev server starts, and write
   expect(start).toContain(`"openapi":${JSON.stringify(document)}`)
 })
 
-it('stops the start when the document cannot be read, saying which and why', async () => {
+it('stops the start when the document cannot be read, saying which, why and where a relative path is read from', async () => {
   await expect(devServer({ openapi: 'missing.json' })).rejects.toThrow(
-    `cannot read the OpenAPI document ${join(fixture, 'missing.json')}: ENOENT`,
+    `agent-console-mock/vite: cannot read the OpenAPI document ${join(fixture, 'missing.json')}: ENOENT`,
+  )
+  await expect(devServer({ openapi: 'missing.json' })).rejects.toThrow(
+    `(openapi's relative path "missing.json" is read from Vite's root, ${fixture}).`,
   )
   await expect(devServer({ openapi: 'index.html' })).rejects.toThrow(
-    /index\.html is not JSON .*give its \/openapi\.json/,
+    /^agent-console-mock\/vite: the OpenAPI document .*index\.html is not JSON .*give its \/openapi\.json/,
   )
+})
+
+/** The error a dev server with these options fails to start with. */
+const refusal = (options: Record<string, unknown>): Promise<Error> =>
+  devServer(options as MockPluginOptions).then(
+    () => {
+      throw new Error(`${JSON.stringify(options)} started`)
+    },
+    (error: Error) => error,
+  )
+
+it('says each refusal as one sentence with no stack, as Vite prints the error that stops its start', async () => {
+  for (const options of [
+    { personasPerTeam: -4 },
+    { sed: 1 },
+    { mockServer: 'localhost:4010' },
+    { openapi: './nope.json' },
+  ]) {
+    const error = await refusal(options)
+    expect(error.message, JSON.stringify(options)).toMatch(/^agent-console-mock\/vite: [^\n]+\.$/)
+    // Vite 5 and 6 print error.stack; later ones util.inspect(error), which adds the cause's stack too.
+    expect(error.stack, JSON.stringify(options)).toBe(error.message)
+    expect(inspect(error), JSON.stringify(options)).toBe(error.message)
+  }
 })
 
 it('stops the start on an option the page would refuse, naming it, where the page would never load', async () => {

@@ -137,6 +137,49 @@ test('what no handler answers, a passthrough() and asset requests reach the netw
   expect((await call(page, '/app.js')).text).toBe('server: /app.js')
 })
 
+test('follows FastAPI’s 307 to the trailing slash into the mock, where a browser’s follow-up is not routed', async ({
+  page,
+  mock,
+}) => {
+  await page.goto(origin)
+  const answer = await page.evaluate(async (token) => {
+    const response = await fetch('/v1/personas?limit=2', { headers: { authorization: `Bearer ${token}` } })
+    const { status, redirected, url } = response
+    return { status, redirected, url, type: response.headers.get('content-type'), body: await response.json() }
+  }, mock.fixtures.tokens.team_reader)
+  // Not the page's server (`server: /v1/personas/`): the list of the test's world.
+  expect(answer).toMatchObject({ status: 200, type: 'application/json' })
+  expect(answer.body.results).toHaveLength(2)
+  // The first request is fulfilled with the answer the redirect ends at: the page does not see the hop.
+  expect(answer).toMatchObject({ redirected: false, url: `${origin}/v1/personas?limit=2` })
+})
+
+test('follows a handler’s redirect as a browser does, and leaves one the mock does not answer to the network', async ({
+  page,
+  mock,
+}) => {
+  const redirect = (status: number, location: string) => () => new HttpResponse(null, { status, headers: { location } })
+  mock.use(
+    http.post('*/v1/temporary', redirect(307, '/v1/echo')),
+    http.post('*/v1/see-other', redirect(303, '/v1/echo')),
+    http.all('*/v1/echo', async ({ request }) => HttpResponse.text(`${request.method} ${await request.text()}`)),
+    http.get('*/v1/loop', redirect(302, '/v1/loop')),
+    http.get('*/v1/moved', redirect(302, '/elsewhere')),
+  )
+  await page.goto(origin)
+  const post = (path: string) => call(page, path, { method: 'POST', body: 'the body' })
+  expect((await post('/v1/temporary')).text).toBe('POST the body')
+  expect((await post('/v1/see-other')).text).toBe('GET ')
+  const loop = await page.evaluate(() =>
+    fetch('/v1/loop').then(
+      () => 'answered',
+      (error: Error) => error.name,
+    ),
+  )
+  expect(loop).toBe('TypeError')
+  expect((await call(page, '/v1/moved')).text).toBe('server: /elsewhere')
+})
+
 test('use() comes first until resetHandlers(); restoreHandlers() re-arms a once handler', async ({ page, mock }) => {
   const token = bearer(mock.fixtures.tokens.team_reader)
   const total = async () => JSON.parse((await call(page, '/v1/personas/', token)).text).total
