@@ -22,9 +22,9 @@ import {
  * `null`. The same schemas build the @msw/data collections and shape every response.
  * Timestamps are stored as integer Unix seconds; the profile may scale them on the wire.
  */
-export const Uuid = z
-  .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, { message: 'not a lower-case hyphenated UUID' })
+export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
+  message: 'not a lower-case hyphenated UUID',
+})
 export const Timestamp = z.int().nonnegative()
 /** A free-form JSON object (Python `Dict[str, Any]`). */
 export const FreeFormObject = z.record(z.string(), z.unknown())

@@ -212,7 +212,9 @@ it(
       )
       const elsewhere = run(['--port', '0', '--host', '192.0.2.1'], { AGENT_CONSOLE_MOCK_JWT_SECRET: 'cli-test' })
       expect(elsewhere.status).toBe(1)
-      expect(elsewhere.stderr).toContain('192.0.2.1 is no address of this machine (EADDRNOTAVAIL): pass another --host.')
+      expect(elsewhere.stderr).toContain(
+        '192.0.2.1 is no address of this machine (EADDRNOTAVAIL): pass another --host.',
+      )
     } finally {
       await server.stop()
     }
