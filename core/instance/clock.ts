@@ -13,6 +13,15 @@ export interface ClockState {
   frozen: boolean
 }
 
+/** How a clock is set: frozen, the time itself; running, how far it is ahead of real time. */
+export interface ClockSetting {
+  readonly ms: number
+  readonly frozen: boolean
+}
+
+/** A clock on real time, running: what a reset sets. */
+export const REAL_TIME: ClockSetting = { ms: 0, frozen: false }
+
 /** The latest time the clock takes: Python's `datetime.max` (9999-12-31T23:59:59Z), PyJWT's clock runs no further. */
 export const LATEST_TIME_MS = 253_402_300_799_000
 
@@ -83,8 +92,18 @@ export class Clock {
 
   /** Back to real time, running. */
   reset(): this {
-    this.#ms = 0
-    this.#frozen = false
+    return this.putBack(REAL_TIME)
+  }
+
+  /** How the clock is set now, to {@link putBack} later: a running clock keeps running from where it would be. */
+  get setting(): ClockSetting {
+    return { ms: this.#ms, frozen: this.#frozen }
+  }
+
+  /** Sets the clock as {@link setting} read it (an undone change puts back the clock it found). */
+  putBack(setting: ClockSetting): this {
+    this.#ms = setting.ms
+    this.#frozen = setting.frozen
     return this
   }
 

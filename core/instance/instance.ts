@@ -5,12 +5,12 @@ import { RecordFactory } from '../../factories/build.js'
 import { World } from '../../model/world.js'
 import { NO_DOCUMENTED, type DocumentedContents } from '../../model/documented.js'
 import { seededBase } from './bases.js'
-import { Clock } from './clock.js'
-import { Faults } from './faults.js'
+import { Clock, type ClockSetting, REAL_TIME } from './clock.js'
+import { Faults, type FaultsConfig } from './faults.js'
 import { Journal } from '../journal/journal.js'
 import { ContractRecorder } from '../journal/recorder.js'
 import { OperationOverrides } from '../overrides/index.js'
-import { ScenarioSelection } from '../scenarios/selection.js'
+import { type ScenarioEffects, ScenarioSelection } from '../scenarios/selection.js'
 import { documentedBytes, snapshotBytes, worldBytes, type MemoryBudget } from './memory-budget.js'
 import { checkName, type Snapshot, Snapshots } from './snapshots.js'
 import { serializeState, StateError, type WorldState } from '../../model/state/index.js'
@@ -50,11 +50,30 @@ const NOTHING_HELD = (): void => undefined
  */
 export type DocumentedCheck = (contents: DocumentedContents) => string | undefined
 
-/** A world with its fixtures and options: what a reset or an import replaces, and what undoing it brings back. */
+/**
+ * What is arranged on top of a world: its faults, its clock and the scenarios selected (their names, profile
+ * settings, overrides and claims). A reset clears it and a scenario sets it, besides changing records, so undoing
+ * either must put it back too. Typed overrides are not part of it: no reset, import or scenario changes them.
+ */
+export interface Arrangement {
+  readonly faults: FaultsConfig
+  readonly clock: ClockSetting
+  readonly scenarios: ScenarioEffects | undefined
+}
+
+/** What a reset arranges: no faults, the clock on real time, no scenario selected. */
+const NOTHING_ARRANGED: Arrangement = { faults: {}, clock: REAL_TIME, scenarios: undefined }
+
+/**
+ * A world with its fixtures and options, and what was arranged on it: what a reset or an import replaces, and what
+ * undoing it brings back. Taken as the world is swapped, the first thing a reset, an import, a snapshot restored
+ * and a scenario selection change: so it holds everything as it was before the change began.
+ */
 export interface Generation {
   world: World
   fixtures: Fixtures
   options: Required<WorldOptions>
+  arrangement: Arrangement
 }
 
 /**
@@ -95,6 +114,10 @@ export class MockInstance {
   #generation = 0
   /** Told of every world swapped in (see {@link onSwap}). */
   readonly #swapListeners: Array<(previous: Generation) => void> = []
+  /** The changes of several steps under way (see {@link asOneChange}), and what resolves once none is. */
+  #stepwiseChangesUnderWay = 0
+  #settled: Promise<void> | undefined
+  #settle: () => void = () => undefined
 
   private constructor(
     world: World,
@@ -137,13 +160,15 @@ export class MockInstance {
     return `${this.#generation}.${this.#world.version}`
   }
 
-  /** Back to a freshly seeded world (this seed and size unless given), a fork of the shared one; faults are cleared. */
+  /**
+   * Back to a freshly seeded world (this seed and size unless given), a fork of the shared one: faults cleared, the
+   * clock on real time, no scenario selected, all in the one step that swaps the world in (so undoing the swap
+   * brings all of it back).
+   */
   async reset(options: WorldOptions = {}): Promise<void> {
     const worldOptions = checkWorldOptions(worldOptionsOver(options, this.#options))
     const base = await seededBase(worldOptions, this.settings.budget)
-    await this.#swap(await base.world.fork(), worldOptions, await base.fixtures(this.#secret))
-    this.faults.clear()
-    this.clock.reset()
+    this.#swap(await base.world.fork(), worldOptions, await base.fixtures(this.#secret), NOTHING_ARRANGED)
   }
 
   /**
@@ -172,7 +197,7 @@ export class MockInstance {
   async importState(text: string, checkDocumented?: DocumentedCheck): Promise<void> {
     const { world, options, release } = await this.#load(text, 'this state', checkDocumented)
     try {
-      await this.#swap(world, options, await buildFixtures(world, this.#secret))
+      this.#swap(world, options, await buildFixtures(world, this.#secret))
     } finally {
       release()
     }
@@ -241,7 +266,29 @@ export class MockInstance {
    */
   async restoreSnapshot(name: string): Promise<void> {
     const { base } = this.snapshots.get(name)
-    await this.#swap(await base.world.fork(), base.options, await base.fixtures(this.#secret))
+    this.#swap(await base.world.fork(), base.options, await base.fixtures(this.#secret))
+  }
+
+  /**
+   * Runs a change of several steps (a scenario selection: a reset, then each scenario's records, faults and clock)
+   * as one: a persistence takes none of it into a write before it ends, so that a disk that fails refuses all of it
+   * or none (a reset written alone, and the scenarios' records refused after it, would leave half a selection).
+   */
+  async asOneChange<T>(change: () => Promise<T>): Promise<T> {
+    if (this.#stepwiseChangesUnderWay++ === 0) this.#settled = new Promise((resolve) => (this.#settle = resolve))
+    try {
+      return await change()
+    } finally {
+      if (--this.#stepwiseChangesUnderWay === 0) {
+        this.#settled = undefined
+        this.#settle()
+      }
+    }
+  }
+
+  /** Resolves once no change of several steps ({@link asOneChange}) is under way; undefined when none is. */
+  get settled(): Promise<void> | undefined {
+    return this.#settled
   }
 
   /** Calls `listener` right after every reset or import, with what it replaced (a persistence logs or undoes it). */
@@ -249,12 +296,27 @@ export class MockInstance {
     this.#swapListeners.push(listener)
   }
 
-  /** Brings back a generation a reset or an import replaced (a persistence undoing a change it could not keep). */
+  /**
+   * Brings back a generation a reset or an import replaced, with what was arranged on it (a persistence undoing a
+   * change it could not keep: the scenarios' faults, clock and selection go with the world they were applied to).
+   */
   restore(previous: Generation): void {
     this.#world = previous.world
     this.#fixtures = previous.fixtures
     this.#options = previous.options
+    this.#arrange(previous.arrangement)
     this.#generation++
+  }
+
+  /** What is arranged on the world now (a generation's {@link Arrangement}). */
+  get arrangement(): Arrangement {
+    return { faults: this.faults.config, clock: this.clock.setting, scenarios: this.scenarios.selected }
+  }
+
+  #arrange(arrangement: Arrangement): void {
+    this.faults.set(arrangement.faults)
+    this.clock.putBack(arrangement.clock)
+    this.scenarios.selected = arrangement.scenarios
   }
 
   /** The world's records: its collections', and a served document's. */
@@ -266,9 +328,18 @@ export class MockInstance {
     return this.settings.jwtSecret ?? DEVELOPMENT_JWT_SECRET
   }
 
-  async #swap(world: World, options: Required<WorldOptions>, fixtures: Fixtures): Promise<void> {
-    const previous: Generation = { world: this.#world, fixtures: this.#fixtures, options: this.#options }
-    this.restore({ world, fixtures, options })
+  /**
+   * Swaps a new world in, arranged as `arrangement` says (unless given: as the world it replaces), and tells the
+   * listeners what it replaced. Synchronous: no request sees the new world arranged as the old one was.
+   */
+  #swap(world: World, options: Required<WorldOptions>, fixtures: Fixtures, arrangement?: Arrangement): void {
+    const previous: Generation = {
+      world: this.#world,
+      fixtures: this.#fixtures,
+      options: this.#options,
+      arrangement: this.arrangement,
+    }
+    this.restore({ world, fixtures, options, arrangement: arrangement ?? previous.arrangement })
     for (const listener of this.#swapListeners) listener(previous)
   }
 }

@@ -24,14 +24,19 @@ export interface ScenarioView {
 /**
  * Selects scenarios for an instance: a freshly seeded world of `world`'s seed and size, faults
  * cleared, the clock back to real time, then each scenario applied in turn. The empty list
- * leaves the plain seeded world.
+ * leaves the plain seeded world. The reset comes first and changes nothing before it: the
+ * generation it replaces (instance.ts) holds everything as it was, which undoing the selection
+ * (a state file that could not take it) brings back, the scenarios' faults, clock and names with it;
+ * the whole selection is one change, written or refused whole.
  */
-export async function selectScenarios(
+export const selectScenarios = (
   instance: MockInstance,
   scenarios: readonly Scenario[],
   world: WorldOptions,
-): Promise<void> {
-  instance.scenarios.selected = undefined
+): Promise<void> => instance.asOneChange(() => resetAndApply(instance, scenarios, world))
+
+/** The steps of {@link selectScenarios}: kept or undone together. */
+async function resetAndApply(instance: MockInstance, scenarios: readonly Scenario[], world: WorldOptions) {
   await instance.reset(world)
   if (scenarios.length === 0) return
   const effects = newEffects(scenarios)

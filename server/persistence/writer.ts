@@ -91,25 +91,33 @@ export class StateWriter {
   /** Flushes batch after batch while changes come in; stops at a failure (the next change starts it again). */
   async #run(): Promise<void> {
     try {
-      while (this.#open.changes.length > 0 || this.#files.snapshotRequested) if (!(await this.#flushNext())) break
+      while (this.#open.changes.length > 0 || this.#files.snapshotRequested) {
+        await this.instance.settled
+        if (!(await this.#flushNext())) break
+      }
     } finally {
       this.#writing = undefined
       if (this.#open.changes.length > 0) this.#writing = this.#runSoon()
     }
   }
 
+  /** Flushes the open batch: true to go on, false after a failure. Goes on without one while {@link #mayTake} says no. */
   async #flushNext(): Promise<boolean> {
     let batch: Batch | undefined
     try {
+      if (!this.#mayTake()) return true
       if (!this.#files.needSnapshot && loggable(this.#open)) {
         batch = this.#take()
         await this.#files.append(batch.changes.map((change) => change.json!))
       } else {
         // The state exported is the batch's: no bulk add is half stored while the world is held.
-        const [state, version] = await this.#exclusive(() => {
+        const taken = await this.#exclusive(() => {
+          if (!this.#mayTake()) return undefined
           batch = this.#take()
           return [this.instance.stateSnapshot(), this.instance.stateVersion] as const
         })
+        if (!taken) return true
+        const [state, version] = taken
         // Written out in slices: a large world's snapshot never holds the event loop for long.
         const written = await this.#files.writeSnapshot(await stateText(state)).then(
           () => true,
@@ -145,6 +153,15 @@ export class StateWriter {
     this.onError(`Could not compact ${this.path}; its changes go on to the log:`, error)
     batch.resolve()
     return false
+  }
+
+  /**
+   * Whether a batch may be taken now: not while a change of several steps is under way (a scenario selection,
+   * `MockInstance.asOneChange`), which goes into one batch whole once it has ended, so that a disk that fails refuses
+   * all of it or none. The flushes wait for it (`instance.settled`).
+   */
+  #mayTake(): boolean {
+    return this.instance.settled === undefined
   }
 
   #take(): Batch {

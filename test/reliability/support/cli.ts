@@ -52,11 +52,19 @@ async function freeze(child: ChildProcess): Promise<boolean> {
   return true
 }
 
-/** Starts the CLI and waits for its banner; rejects with the output if it exits or says nothing in time. */
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliServer> {
+/**
+ * Starts the CLI (as another user if `as` says so) and waits for its banner; rejects with the output if it exits or
+ * says nothing in time.
+ */
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  as: { uid?: number; gid?: number } = {},
+): Promise<CliServer> {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...as,
   })
   let output = ''
   const exited = new Promise<number | null>((resolvePromise) => child.once('exit', (code) => resolvePromise(code)))
