@@ -10,6 +10,8 @@ export function banner(options: {
   url: string
   fixtures: Fixtures
   personasPerTeam: number
+  /** The world served was imported from a server (a state file `agent-console-mock import` wrote). */
+  imported?: boolean
   customSecret: boolean
   control: boolean
   stateFile?: string
@@ -24,7 +26,7 @@ export function banner(options: {
   const lines = [
     `agent-console-mock ${options.version} listening on ${url}`,
     `  docs        ${url}/docs   (OpenAPI: ${url}/openapi.json, ${options.control ? `control API: ${url}/__mock/` : 'control API switched off'})`,
-    `  seed        ${fixtures.seed}, ${options.personasPerTeam} personas per team${options.stateFile ? `, state kept in ${options.stateFile}` : ''}`,
+    `  seed        ${fixtures.seed}, ${options.imported ? 'a world imported from a server' : `${options.personasPerTeam} personas per team`}${options.stateFile ? `, state kept in ${options.stateFile}` : ''}`,
     ...(options.stateFileConflict ? [`  NOTE: ${options.stateFileConflict}`] : []),
     '  teams',
     ...fixtures.teams.map((team) => `    ${team.id}  ${team.name}`),

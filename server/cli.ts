@@ -132,6 +132,7 @@ addTimeoutOptions(program)
         url: running.url,
         fixtures: primary.fixtures,
         personasPerTeam: primary.worldOptions.personasPerTeam,
+        imported: primary.imported,
         customSecret: given.jwtSecret !== undefined,
         control: settings.core.control,
         stateFile: settings.stateFile,

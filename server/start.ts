@@ -70,8 +70,9 @@ async function keepStateFile(stateFile: string, mock: MockApp, { world, logger }
   const persistence = new StatePersistence(stateFile, mock.sessions.primary, (message, error) =>
     logger.error(message, error),
   )
+  const { primary } = mock.sessions
   const conflict = (await persistence.load())
-    ? conflictOf(stateFile, mock.sessions.primary.worldOptions, world)
+    ? conflictOf(stateFile, { ...primary.worldOptions, imported: primary.imported }, world)
     : undefined
   if (conflict) logger.info?.(`agent-console-mock: ${conflict}`)
   mock.beforeSend.push(durableAnswers(persistence))
@@ -84,7 +85,7 @@ async function keepStateFile(stateFile: string, mock: MockApp, { world, logger }
  */
 function conflictOf(
   stateFile: string,
-  loaded: Required<WorldOptions>,
+  loaded: Required<WorldOptions> & { imported: boolean },
   configured: Required<WorldOptions>,
 ): string | undefined {
   const overridden = [
@@ -92,10 +93,13 @@ function conflictOf(
     ...(loaded.personasPerTeam === configured.personasPerTeam ? [] : [`--personas ${configured.personasPerTeam}`]),
   ]
   if (overridden.length === 0) return undefined
+  // An imported world's seed and size were never the world's: what it holds came from a server.
+  const held = loaded.imported
+    ? 'a world imported from a server (agent-console-mock import)'
+    : `a world of seed ${loaded.seed} with ${loaded.personasPerTeam} personas per team`
   return (
-    `${stateFile} holds a world of seed ${loaded.seed} with ${loaded.personasPerTeam} personas per team, ` +
-    `served instead of the configured ${overridden.join(' ')}; POST /__mock/reset starts over with seed ` +
-    `${configured.seed} and ${configured.personasPerTeam} personas per team`
+    `${stateFile} holds ${held}, served instead of the configured ${overridden.join(' ')}; ` +
+    `POST /__mock/reset starts over with seed ${configured.seed} and ${configured.personasPerTeam} personas per team`
   )
 }
 

@@ -6,10 +6,13 @@ import { seededWorldBytes, type MemoryBudget } from './memory-budget.js'
 /** Seeded worlds kept for forking; others live on only while forks of them do. */
 const KEPT_BASES = 3
 
+/** The seed and size a world was made with, and whether its records were imported instead (a state file's). */
+export type WorldOrigin = Required<WorldOptions> & { imported?: true }
+
 /** A seeded world nobody writes, which instances fork, with the fixtures of each secret. */
 export interface Base {
   readonly world: World
-  readonly options: Required<WorldOptions>
+  readonly options: WorldOrigin
   fixtures(secret: string): Promise<Fixtures>
 }
 
@@ -86,7 +89,7 @@ export function releaseUnusedBase(used: ReadonlySet<World>): boolean {
 }
 
 /** A world to fork from now on (an import, a snapshot): the caller never writes it again. */
-export function baseOf(world: World, options: Required<WorldOptions>): Base {
+export function baseOf(world: World, options: WorldOrigin): Base {
   const fixtures = new Map<string, Promise<Fixtures>>()
   return {
     world,

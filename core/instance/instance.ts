@@ -4,7 +4,7 @@ import { checkWorldOptions, worldOptionsOver, type WorldOptions } from '../../fa
 import { RecordFactory } from '../../factories/build.js'
 import { World } from '../../model/world.js'
 import { NO_DOCUMENTED, type DocumentedContents } from '../../model/documented.js'
-import { seededBase } from './bases.js'
+import { seededBase, type WorldOrigin } from './bases.js'
 import { Clock, type ClockSetting, REAL_TIME } from './clock.js'
 import { Faults, type FaultsConfig } from './faults.js'
 import { Journal } from '../journal/journal.js'
@@ -13,7 +13,7 @@ import { OperationOverrides } from '../overrides/index.js'
 import { type ScenarioEffects, ScenarioSelection } from '../scenarios/selection.js'
 import { documentedBytes, snapshotBytes, worldBytes, type MemoryBudget } from './memory-budget.js'
 import { checkName, type Snapshot, Snapshots } from './snapshots.js'
-import { serializeState, StateError, type WorldState } from '../../model/state/index.js'
+import { originOf, serializeState, StateError, type WorldState } from '../../model/state/index.js'
 import { snapshotOf } from '../../model/state/stream.js'
 import { readState } from '../../model/state/read.js'
 import { JsonBudget } from '../../fastapi/wire/kept-json.js'
@@ -72,7 +72,7 @@ const NOTHING_ARRANGED: Arrangement = { faults: {}, clock: REAL_TIME, scenarios:
 export interface Generation {
   world: World
   fixtures: Fixtures
-  options: Required<WorldOptions>
+  options: WorldOrigin
   arrangement: Arrangement
 }
 
@@ -109,7 +109,7 @@ export class MockInstance {
   /** Ids of the current world's seeded records, and ready tokens signed with this instance's secret. */
   #fixtures: Fixtures
   /** The seed and size the current world was built with. */
-  #options: Required<WorldOptions>
+  #options: WorldOrigin
   /** Counts the worlds swapped in or brought back, so that {@link stateVersion} changes with each. */
   #generation = 0
   /** Told of every world swapped in (see {@link onSwap}). */
@@ -122,7 +122,7 @@ export class MockInstance {
   private constructor(
     world: World,
     fixtures: Fixtures,
-    options: Required<WorldOptions>,
+    options: WorldOrigin,
     /** What it was created with: the secret, the journal's size, the memory budget, the snapshots. */
     private readonly settings: InstanceOptions,
   ) {
@@ -150,9 +150,14 @@ export class MockInstance {
     return this.#fixtures
   }
 
-  /** The seed and size the current world was built with. */
+  /** The seed and size the current world was built with (an imported world's: those its state file names). */
   get worldOptions(): Required<WorldOptions> {
     return this.#options
+  }
+
+  /** Whether the current world's records were imported from a server (`agent-console-mock import`), not seeded. */
+  get imported(): boolean {
+    return this.#options.imported === true
   }
 
   /** Changes whenever the state does (a write, a reset, an import): what persistence watches. */
@@ -244,7 +249,7 @@ export class MockInstance {
     text: string,
     what: string,
     checkDocumented: DocumentedCheck | undefined,
-  ): Promise<{ world: World; options: Required<WorldOptions>; release: () => void }> {
+  ): Promise<{ world: World; options: WorldOrigin; release: () => void }> {
     const state = await readState(text)
     const refused = state.documented && checkDocumented?.(state.documented)
     if (refused) throw new StateError(refused)
@@ -253,7 +258,7 @@ export class MockInstance {
     try {
       const world = (await new World(state.seed).load(state.contents)).drawIdsFrom(streamOf(text))
       if (state.documented) world.loadDocumented(state.documented)
-      return { world, options: { seed: state.seed, personasPerTeam: state.personasPerTeam }, release }
+      return { world, options: originOf(state), release }
     } catch (error) {
       release()
       throw error
@@ -332,7 +337,7 @@ export class MockInstance {
    * Swaps a new world in, arranged as `arrangement` says (unless given: as the world it replaces), and tells the
    * listeners what it replaced. Synchronous: no request sees the new world arranged as the old one was.
    */
-  #swap(world: World, options: Required<WorldOptions>, fixtures: Fixtures, arrangement?: Arrangement): void {
+  #swap(world: World, options: WorldOrigin, fixtures: Fixtures, arrangement?: Arrangement): void {
     const previous: Generation = {
       world: this.#world,
       fixtures: this.#fixtures,

@@ -1,6 +1,6 @@
 import type { WorldOptions } from '../../factories/world.js'
 import type { World } from '../../model/world.js'
-import { type Base, baseOf } from './bases.js'
+import { type Base, baseOf, type WorldOrigin } from './bases.js'
 
 /** Snapshot names: what a session key may be, so that one can name the other. */
 const SNAPSHOT_NAME = /^[A-Za-z0-9._~-]{1,128}$/
@@ -29,7 +29,7 @@ export class Snapshots {
    * Keeps `world` as it is now under `name` (replacing a snapshot of that name).
    * @throws SnapshotError for a name that is not 1 to 128 of A-Z a-z 0-9 . _ ~ -
    */
-  async take(name: string, world: World, options: Required<WorldOptions>): Promise<Snapshot> {
+  async take(name: string, world: World, options: WorldOrigin): Promise<Snapshot> {
     checkName(name)
     const snapshot = { name, takenAt: new Date(), base: baseOf(await world.snapshot(), options) }
     this.#byName.set(name, snapshot)

@@ -22,6 +22,11 @@ export const STATE_JSON_DEPTH = MAX_JSON_DEPTH + 4
 export interface WorldState {
   seed: number
   personasPerTeam: number
+  /**
+   * The records were read from a server (`agent-console-mock import`), not seeded: the seed and size only make the
+   * fixture tokens and the ids of records added later, and starts and banners say so instead of naming them.
+   */
+  imported?: true
   contents: WorldContents
   /** The records of a served OpenAPI document's collections, where any were written. */
   documented?: DocumentedContents
@@ -57,6 +62,7 @@ export const StateFile = z.object({
   // A safe integer (z.int()), as `--seed` and createWorld take; resets and new sessions are seeded with both.
   seed: z.int(),
   personasPerTeam: z.int().min(0).max(MAX_PERSONAS_PER_TEAM),
+  imported: z.literal(true).optional(),
   world: z.object({
     teams: z.array(Team),
     personas: z.array(Persona),
@@ -79,10 +85,7 @@ export const StateFile = z.object({
  */
 export function serializeState(state: WorldState): string {
   return encodePythonJson({
-    format: STATE_FORMAT,
-    version: STATE_VERSION,
-    seed: state.seed,
-    personasPerTeam: state.personasPerTeam,
+    ...headerOf(state),
     world: state.contents,
     ...documentedMember(state),
   })
@@ -110,10 +113,27 @@ export function parseState(text: string): WorldState {
     const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`)
     throw new StateError(`the state does not fit the schemas: ${problems.join('; ')}`)
   }
-  const { seed, personasPerTeam, world, documented } = parsed.data
+  const { world, documented } = parsed.data
   refuseContradictions(runToEnd(findContradictions(world as WorldContents)))
-  return { seed, personasPerTeam, contents: world as WorldContents, ...(documented && { documented }) }
+  return { ...originOf(parsed.data), contents: world as WorldContents, ...(documented && { documented }) }
 }
+
+/** What a state says of its world's making: its seed and size, and whether it was imported. */
+export const originOf = ({
+  seed,
+  personasPerTeam,
+  imported,
+}: Pick<WorldState, 'seed' | 'personasPerTeam' | 'imported'>): Pick<
+  WorldState,
+  'seed' | 'personasPerTeam' | 'imported'
+> => ({ seed, personasPerTeam, ...(imported && { imported }) })
+
+/** The members a state file starts with, in their order. */
+export const headerOf = (state: WorldState) => ({
+  format: STATE_FORMAT,
+  version: STATE_VERSION,
+  ...originOf(state),
+})
 
 /** The state file's `documented` member: only where a served document's collection was written. */
 export const documentedMember = ({ documented }: WorldState): { documented?: DocumentedContents } =>

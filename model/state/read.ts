@@ -5,6 +5,7 @@ import { decodeJsonBody } from '../../fastapi/python/json-decode.js'
 import type { PyValue } from '../../fastapi/python/value.js'
 import {
   findContradictions,
+  originOf,
   parseState,
   refuseContradictions,
   STATE_FORMAT,
@@ -117,8 +118,8 @@ async function readInSlices(text: string, slice: TimeSlice): Promise<WorldState 
   if (plain.format !== STATE_FORMAT) return undefined
   const header = StateHeader.safeParse(plain)
   if (!header.success) return undefined
-  const { seed, personasPerTeam, world, documented } = header.data
-  return { seed, personasPerTeam, contents: world as unknown as WorldContents, ...(documented && { documented }) }
+  const { world, documented } = header.data
+  return { ...originOf(header.data), contents: world as unknown as WorldContents, ...(documented && { documented }) }
 }
 
 /** Where a value lies in the text: [start, end). */

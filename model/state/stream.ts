@@ -1,7 +1,7 @@
 import { TimeSlice } from '../time-slice.js'
 import type { WorldContents } from '../world.js'
 import { encodePythonJson } from '../../fastapi/python/json-encode.js'
-import { documentedMember, STATE_FORMAT, STATE_VERSION, type WorldState } from './index.js'
+import { documentedMember, headerOf, originOf, type WorldState } from './index.js'
 
 /** Text handed to the stream at once: about 64 K characters of JSON (64 to 192 KB of UTF-8). */
 const CHUNK_CHARS = 64 * 1024
@@ -13,12 +13,7 @@ const CHUNK_CHARS = 64 * 1024
  * between. Reads `state.contents` as it goes: give it a {@link snapshotOf} one.
  */
 export function* statePieces(state: WorldState): Generator<string> {
-  const header = encodePythonJson({
-    format: STATE_FORMAT,
-    version: STATE_VERSION,
-    seed: state.seed,
-    personasPerTeam: state.personasPerTeam,
-  })
+  const header = encodePythonJson(headerOf(state))
   yield `${header.slice(0, -1)},"world":{`
   let collections = 0
   for (const [name, records] of Object.entries(state.contents) as Array<[string, readonly unknown[] | undefined]>) {
@@ -42,7 +37,7 @@ export function snapshotOf(state: WorldState): WorldState {
   const contents = Object.fromEntries(
     Object.entries(state.contents).map(([name, records]) => [name, (records as unknown[] | undefined)?.slice()]),
   ) as unknown as WorldContents
-  return { seed: state.seed, personasPerTeam: state.personasPerTeam, contents, ...documentedMember(state) }
+  return { ...originOf(state), contents, ...documentedMember(state) }
 }
 
 /**

@@ -73,6 +73,7 @@ it(
     const imported = await startCli(['--port', '0', '--quiet', '--state-file', copy])
     try {
       expect(imported.output(), 'the state names the default seed and size: no note').not.toContain('NOTE')
+      expect(imported.output()).toContain(`  seed        1, a world imported from a server, state kept in ${copy}\n`)
       expect(await putState(source, readFileSync(out, 'utf8'), 'imported')).toBe(200)
       for (const query of queries()) {
         const original = await wire(source.url + query, token)

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
@@ -48,4 +48,42 @@ it('says when a loaded state file holds another seed or size than the configured
   await agreeing.running.close()
   expect(agreeing.running.stateFileConflict, 'the file holds seed 4 now').toBeUndefined()
   expect(agreeing.info.filter((line) => line.includes('holds a world'))).toEqual([])
+})
+
+it('says a state file of imported records holds an imported world, through restarts, until a reset', async () => {
+  const source = await start(join(folder, 'source.json'), { seed: 1, personasPerTeam: 2 })
+  const exported = (await source.call('/__mock/state')).text
+  await source.running.close()
+  const stateFile = join(folder, 'imported.json')
+  writeFileSync(stateFile, exported.replace('"personasPerTeam":2,', '"personasPerTeam":2,"imported":true,'))
+
+  const expected =
+    `${stateFile} holds a world imported from a server (agent-console-mock import), served instead of the configured ` +
+    '--seed 9; POST /__mock/reset starts over with seed 9 and 2 personas per team'
+  const first = await start(stateFile, { seed: 9, personasPerTeam: 2 })
+  try {
+    expect(first.running.stateFileConflict).toBe(expected)
+    const { dimensions, tokens } = (await first.call('/__mock/fixtures')).json
+    const added = await first.call(`/v1/demographics/${dimensions[0].id}/values/bulk`, {
+      method: 'POST',
+      token: tokens.super_admin,
+      json: { values: [{ value: 'after-import' }] },
+    })
+    expect(added.status).toBe(201)
+    expect((await first.call('/__mock/state')).text).toContain('"personasPerTeam":2,"imported":true,')
+  } finally {
+    await first.running.close()
+  }
+  const rewritten = readFileSync(stateFile, 'utf8')
+  expect(rewritten, 'a snapshot with the value added').toContain('"value":"after-import"')
+  expect(rewritten).toContain('"personasPerTeam":2,"imported":true,')
+  const again = await start(stateFile, { seed: 9, personasPerTeam: 2 })
+  try {
+    expect(again.running.stateFileConflict, 'the mark is kept by the snapshot a close writes').toBe(expected)
+    expect((await again.call('/__mock/state')).text).toContain('"value":"after-import"')
+    expect((await again.call('/__mock/reset', { method: 'POST' })).status).toBe(200)
+    expect((await again.call('/__mock/state')).text).not.toContain('"imported"')
+  } finally {
+    await again.running.close()
+  }
 })

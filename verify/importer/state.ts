@@ -3,9 +3,9 @@ import { parseState, serializeState, StateError, type WorldState } from '../../m
 import { ImportError } from './crawl.js'
 
 /**
- * The seed and size an imported state names. Resets go back to the server's configured world, never to these;
- * they are the CLI's defaults, so `agent-console-mock --state-file out.json` starts without a note that the file
- * holds another seed. The seed also makes the fixture tokens (their `sub`), as for any state.
+ * The seed and size an imported state names (marked `imported`: banners say so instead of naming them). Resets go
+ * back to the server's configured world, never to these; they are the CLI's defaults, so `agent-console-mock
+ * --state-file out.json` starts without a note. The seed also makes the fixture tokens (their `sub`), as for any state.
  */
 const IMPORTED_SEED = 1
 const IMPORTED_PERSONAS_PER_TEAM = 60
@@ -70,7 +70,7 @@ export function buildState(read: ImportedRecords): string {
     }),
     rules,
   }
-  const state = { seed: IMPORTED_SEED, personasPerTeam: IMPORTED_PERSONAS_PER_TEAM, contents: world }
+  const state = { seed: IMPORTED_SEED, personasPerTeam: IMPORTED_PERSONAS_PER_TEAM, imported: true, contents: world }
   return validated(serializeState(state as unknown as WorldState))
 }
 
