@@ -1,4 +1,3 @@
-import type { WorldOptions } from '../../factories/world.js'
 import type { World } from '../../model/world.js'
 import { type Base, baseOf, type WorldOrigin } from './bases.js'
 
