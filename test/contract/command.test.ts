@@ -53,6 +53,10 @@ function argsFor(running: RunningServer): string[] {
   ]
 }
 
+/** The ids of the checks a JSON report failed. */
+const failedIn = (report: { checks: Array<{ id: string; status: string }> }) =>
+  report.checks.filter((check) => check.status === 'failed').map((check) => check.id)
+
 it('exits 0 against the mock, writes the report where --out says and the profile where --profile-out says', async () => {
   const [out, profile] = [join(directory, 'verify.xml'), join(directory, 'profile.json')]
   const result = await run(
@@ -77,11 +81,7 @@ it('exits 1 when a check fails, and prints the report in --format without --out'
   const result = await run(...argsFor(broken), '--format', 'json')
   expect(result.exitCode).toBe(1)
   const report = JSON.parse(result.stdout)
-  expect(
-    report.checks
-      .filter((check: { status: string }) => check.status === 'failed')
-      .map((check: { id: string }) => check.id),
-  ).toEqual(['filters.intents'])
+  expect(failedIn(report)).toEqual(['filters.intents'])
 })
 
 it('reads --no-perm-token as a token, and leaves auth.no-permission skipped without it', async () => {
@@ -183,11 +183,7 @@ it('exits 1 when a check failed on a run the deadline cut short, and still says 
     const result = await run(...argsFor(crashing), '--allow-writes', '--deadline', '1', '--format', 'json')
     expect(result.exitCode).toBe(1)
     const report = JSON.parse(result.stdout)
-    expect(
-      report.checks
-        .filter((check: { status: string }) => check.status === 'failed')
-        .map((check: { id: string }) => check.id),
-    ).toEqual(['errors.server-error'])
+    expect(failedIn(report)).toEqual(['errors.server-error'])
     expect(result.stderr).toMatch(
       /^agent-console-mock verify: The run reached its deadline of 1 s: \d+ checks were skipped/,
     )

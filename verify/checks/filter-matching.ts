@@ -1,5 +1,6 @@
 import { listPersonas } from '../client/api.js'
 import type { CheckScope } from './check.js'
+import type { VerifyContext } from '../context.js'
 import { crawl, idsOf, isUuid, type Crawl, type Json } from '../client/crawl.js'
 import { describeIdDifference, mismatch } from './expectations.js'
 import { describeRequest, type QueryValue } from '../client/http.js'
@@ -25,12 +26,7 @@ export async function expectExactly(
   matches: Predicate,
 ): Promise<void> {
   const { ctx } = scope
-  // Without a whole reference nothing can be cross-checked: two pages show whether the records match.
-  const { pageSize, maxPages } = await readingPages(ctx, 'personas')
-  const filtered = await crawl(ctx, (offset, limit) => listPersonas(ctx, { ...query, limit, offset }), {
-    pageSize,
-    maxPages: reference.complete ? maxPages : 2,
-  })
+  const filtered = await crawlFiltered(ctx, reference, query)
   if (filtered.problem) return scope.fail(filtered.problem)
   const first = filtered.pages[0]!
   const sent = first.answer.request
@@ -173,12 +169,7 @@ export async function expectSearch(
 ): Promise<void> {
   const { ctx } = scope
   const alsoMatches = search.alsoMatches ?? (() => true)
-  const { pageSize, maxPages } = await readingPages(ctx, 'personas')
-  const query = { ...search.query, search: search.term }
-  const filtered = await crawl(ctx, (offset, limit) => listPersonas(ctx, { ...query, limit, offset }), {
-    pageSize,
-    maxPages: reference.complete ? maxPages : 2,
-  })
+  const filtered = await crawlFiltered(ctx, reference, { ...search.query, search: search.term })
   if (filtered.problem) return scope.fail(filtered.problem)
   const first = filtered.pages[0]!
   const sent = first.answer.request
@@ -308,4 +299,16 @@ function textOrTags(record: Json, field: string): string {
   const value = record[field]
   if (Array.isArray(value)) return value.filter((item) => typeof item === 'string').join(' ')
   return text(record, field)
+}
+
+/**
+ * The personas a filtered query returns, read whole where the unfiltered reference was; without a whole reference
+ * nothing can be cross-checked, and two pages show whether the records match.
+ */
+async function crawlFiltered(ctx: VerifyContext, reference: Crawl, query: Query): Promise<Crawl> {
+  const { pageSize, maxPages } = await readingPages(ctx, 'personas')
+  return crawl(ctx, (offset, limit) => listPersonas(ctx, { ...query, limit, offset }), {
+    pageSize,
+    maxPages: reference.complete ? maxPages : 2,
+  })
 }
