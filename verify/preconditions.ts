@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { bulkAdd, listPersonas } from './client/api.js'
 import type { VerifyContext } from './context.js'
 import type { ApiAnswer, Credential } from './client/http.js'
+import { tamperedToken } from './client/forged-tokens.js'
 
 /**
  * What must hold before any verdict: the server accepts the tokens it was given. A token it
@@ -48,10 +49,21 @@ export async function checkPreconditions(ctx: VerifyContext): Promise<void> {
     )
   }
   if (credentials.admin && options.adminToken) await checkAdmin(ctx, credentials.admin, options.adminToken)
-  if (credentials.noPermission && options.noPermToken) {
-    const answer = await ctx.send(listPersonas(ctx, { limit: 1 }, credentials.noPermission))
-    if (answer.status === 401) throw rejected('--no-perm-token', options.noPermToken, answer)
-  }
+  if (credentials.noPermission && options.noPermToken) await checkNoPermission(ctx, options.noPermToken)
+}
+
+/**
+ * The no-permission token must be refused for its missing permission, not rejected as a token. The statuses are "not
+ * shown": a server may refuse a missing permission with 401 too. Only a 401 that a forged copy of the token (its
+ * signature changed) gets word for word shows the token itself is rejected.
+ */
+async function checkNoPermission(ctx: VerifyContext, token: string): Promise<void> {
+  const answer = await ctx.send(listPersonas(ctx, { limit: 1 }, ctx.credentials.noPermission))
+  if (answer.status !== 401) return
+  const forged = { label: 'the no-permission token, forged', header: `Bearer ${tamperedToken(token)}` }
+  const refusedAsForged = await ctx.send(listPersonas(ctx, { limit: 1 }, forged))
+  if (refusedAsForged.status === 401 && refusedAsForged.text === answer.text)
+    throw rejected('--no-perm-token', token, answer)
 }
 
 /**

@@ -34,6 +34,9 @@ export async function verify(options: VerifyOptions, checks: readonly Check[] = 
   listWithItsGroup(results, serverErrors)
   notes.push(
     `${ctx.client.sent} requests${options.allowWrites ? `; values added are named ${ctx.uniqueValue('*')}` : ''}`,
+    ...(ctx.client.rateLimited
+      ? [`${ctx.client.rateLimited} refused with 429 (a rate limit) and sent again after the wait it asked for`]
+      : []),
   )
   return {
     baseUrl: options.baseUrl,

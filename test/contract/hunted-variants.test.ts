@@ -236,3 +236,30 @@ it("warns, not fails, of another team's policy readable and of rules needing no 
     /with a token without permissions answered 200: the server lists rules without a permission the token lacks; the mock requires policy:read/,
   )
 })
+
+it('waits out a rate limit (429 with Retry-After) and sends the request again, saying how often', {
+  timeout: TIMEOUT,
+}, async () => {
+  const report = await reportOn(hunted.rateLimited())
+  expect(failed(report)).toEqual([])
+  expect(report.notes.join('\n')).toMatch(
+    /\d+ refused with 429 \(a rate limit\) and sent again after the wait it asked for/,
+  )
+})
+
+it('takes a missing permission refused with 401, and still stops on a no-permission token the server rejects', {
+  timeout: TIMEOUT,
+}, async () => {
+  const report = await reportOn(hunted.permissionRefusedWith401(fixtures))
+  expect(failed(report)).toEqual([])
+  expect(warnings(report, 'auth.no-permission')).toMatch(/refused with 401 .*the mock answers 403/)
+  const forged = `${fixtures.tokens.no_permissions.slice(0, -2)}AA`
+  await expect(reportOn([], { options: { noPermToken: forged } })).rejects.toThrow(
+    /^The server rejects --no-perm-token \(401 "Could not validate credentials"\)/,
+  )
+})
+
+it('fails a team_id refused in upper case, the same UUID', { timeout: TIMEOUT }, async () => {
+  const report = await reportOn(hunted.teamIdComparedAsText(), { options: { teamId: fixtures.teams[0]!.id } })
+  expect(failed(report)).toEqual(['validation.uuid'])
+})

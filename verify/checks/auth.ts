@@ -7,6 +7,7 @@ import { expectRefused } from './expectations.js'
 import { NO_CREDENTIAL, requestLine, type ApiAnswer, type Credential } from '../client/http.js'
 import { rulesPaging } from '../profile/rules-paging.js'
 import { otherTeamCheck } from './other-team.js'
+import { tamperedToken, unsignedToken } from '../client/forged-tokens.js'
 
 const REFUSED = [401, 403]
 
@@ -19,24 +20,6 @@ async function askEverything(scope: CheckScope, auth: Credential): Promise<ApiAn
     await ctx.send(listRules(ctx, paging, {}, { policyId: ctx.ids.policyId ?? randomUUID(), auth })),
     await ctx.send(bulkAdd(randomUUID(), { values: [] }, auth)),
   ]
-}
-
-/** A JWT with one character of its signature changed: well formed, signed wrongly. */
-function tamperedToken(token: string): string {
-  const parts = token.split('.')
-  const signature = parts[2]
-  if (parts.length !== 3 || !signature) return `${token}x`
-  const at = Math.floor(signature.length / 2)
-  const changed = signature[at] === 'A' ? 'B' : 'A'
-  return [parts[0], parts[1], signature.slice(0, at) + changed + signature.slice(at + 1)].join('.')
-}
-
-/** The header of an unsigned JWT: `{"alg":"none","typ":"JWT"}`, base64url-encoded. */
-const UNSIGNED_HEADER = Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')
-
-/** The token's claims under an `alg: none` header with an empty signature: a server must not trust it. */
-function unsignedToken(token: string): string {
-  return `${UNSIGNED_HEADER}.${token.split('.')[1] ?? ''}.`
 }
 
 /** A page answered where the mock refuses: a choice the description leaves open, where a check says so. */

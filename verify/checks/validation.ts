@@ -3,7 +3,7 @@ import { bulkAdd, listPersonas, listRules } from '../client/api.js'
 import { MOCK_BOUNDS } from '../drift/bounds.js'
 import { bodyReadFirst, dimensionLookedUpFirst, NOT_A_STRING } from './bulk-probes.js'
 import { bulkLimitsCheck } from './bulk-limits.js'
-import type { Check } from './check.js'
+import type { Check, CheckScope } from './check.js'
 import type { VerifyContext } from '../context.js'
 import { expectValidationError, mismatch, type Loc } from './expectations.js'
 import { describeAnswer, requestLine, type ApiAnswer } from '../client/http.js'
@@ -66,7 +66,7 @@ export const validationChecks: Check[] = [
     id: 'validation.uuid',
     kind: 'contract',
     description:
-      'a malformed team_id, policy_id or dimension_id gives 422 at ["query","team_id"], ["path","policy_id"] or ["path","dimension_id"] (the last with an admin token, and an empty list to add)',
+      'a malformed team_id, policy_id or dimension_id gives 422 at ["query","team_id"], ["path","policy_id"] or ["path","dimension_id"] (the last with an admin token, and an empty list to add); the team_id in upper case is taken',
     async run(scope) {
       const { ctx } = scope
       const team = await ctx.send(listPersonas(ctx, { team_id: 'not-a-uuid' }))
@@ -76,6 +76,7 @@ export const validationChecks: Check[] = [
         'path',
         'policy_id',
       ])
+      await expectUpperCaseTaken(scope)
       const admin = ctx.credentials.admin
       if (!admin) return scope.note('dimension_id was not sent malformed: no --admin-token')
       // Nothing to add: even a server that took the id as it is would write nothing.
@@ -115,6 +116,21 @@ export const validationChecks: Check[] = [
 async function badBodiesDimension(ctx: VerifyContext): Promise<{ id?: string; why?: string }> {
   if ((await bodyReadFirst(ctx)).first) return { id: randomUUID() }
   return ctx.ids.dimensionId ? { id: ctx.ids.dimensionId } : { why: await dimensionLookedUpFirst(ctx) }
+}
+
+/**
+ * The token's team_id in upper case is the same team: RFC 4122 reads a UUID's hex digits in either case on input, and
+ * pydantic's UUID does. A server comparing it as text refuses its own team.
+ */
+async function expectUpperCaseTaken(scope: CheckScope): Promise<void> {
+  const { ctx } = scope
+  const teamId = ctx.ids.teamId
+  if (!teamId) return
+  const answer = await ctx.send(listPersonas(ctx, { team_id: teamId.toUpperCase(), limit: 1 }))
+  scope.expect(
+    answer.status >= 200 && answer.status < 300,
+    mismatch(answer, `a page: ${teamId.toUpperCase()} is the token's team_id in upper case, the same UUID`),
+  )
 }
 
 /** The UUID message tells pydantic 2.12 from 2.13 (`profile.pydantic`). */

@@ -5,8 +5,15 @@ import { whyUnreachable } from './unreachable.js'
 /**
  * The verifier's only way to the server: one request at a time, each bounded by a timeout,
  * redirects not followed (a 307 is an answer to report, not to hide), and tokens never written
- * into a report (a request names its credential by role).
+ * into a report (a request names its credential by role). A rate limit's 429 is waited out and the
+ * request sent again: "Rate limits: not shown", so a limit is the server's choice, not a failure.
  */
+
+/** Times a request refused with 429 is sent again, each after the wait the answer asks for. */
+const RATE_LIMIT_RETRIES = 5
+/** The wait when a 429 names none, and the longest one taken (a `Retry-After` of an hour would outlast any run). */
+const DEFAULT_RETRY_MS = 1000
+const LONGEST_RETRY_MS = 10_000
 
 /** The server did not accept a connection at all. `request` names the request that found out. */
 export class ServerUnreachableError extends Error {
@@ -40,6 +47,7 @@ export class ContractClient {
   readonly #baseUrl: string
   readonly #timeoutMs: number
   #sent = 0
+  #rateLimited = 0
 
   constructor(baseUrl: string, timeoutMs: number) {
     this.#baseUrl = baseUrl.replace(/\/+$/, '')
@@ -51,11 +59,26 @@ export class ContractClient {
     return this.#sent
   }
 
+  /** Requests refused with 429 and sent again once the rate limit's wait was over. */
+  get rateLimited(): number {
+    return this.#rateLimited
+  }
+
   /**
-   * Sends one request.
+   * Sends one request; one refused with 429 (a rate limit) is sent again after the wait its `Retry-After` asks for,
+   * up to {@link RATE_LIMIT_RETRIES} times (a limiter refuses a request before the server takes it in).
    * @throws ServerUnreachableError when no connection could be made, RequestTimeoutError after the timeout.
    */
   async send(request: ApiRequest): Promise<ApiAnswer> {
+    for (let retries = 0; ; retries++) {
+      const answer = await this.#sendOnce(request)
+      if (answer.status !== 429 || retries === RATE_LIMIT_RETRIES) return answer
+      this.#rateLimited += 1
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(answer.headers.get('retry-after'))))
+    }
+  }
+
+  async #sendOnce(request: ApiRequest): Promise<ApiAnswer> {
     const started = performance.now()
     this.#sent += 1
     try {
@@ -146,3 +169,15 @@ function parseJson(text: string): unknown {
 
 export { describeAnswer, describeRequest, requestLine } from './describe.js'
 export { bearer, NO_CREDENTIAL, type ApiAnswer, type ApiRequest, type Credential, type QueryValue } from './requests.js'
+
+/** The wait a 429's `Retry-After` asks for (seconds, or an HTTP date), within {@link LONGEST_RETRY_MS}. */
+export function retryDelayMs(retryAfter: string | null, now = Date.now()): number {
+  const text = retryAfter?.trim() ?? ''
+  // Seconds, or an HTTP date (`Tue, 01 Jan 2030 00:00:03 GMT`): anything else asks for no wait of its own.
+  const ms = /^\d+$/.test(text)
+    ? Number(text) * 1000
+    : /^[A-Za-z]{3}, /.test(text)
+      ? Date.parse(text) - now
+      : Number.NaN
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), LONGEST_RETRY_MS) : DEFAULT_RETRY_MS
+}

@@ -1,4 +1,4 @@
-import { HttpResponse, type RequestHandler } from 'msw'
+import { HttpResponse, http, type RequestHandler } from 'msw'
 import type { Fixtures } from '../../../factories/fixtures.js'
 import {
   BULK,
@@ -267,3 +267,35 @@ export const rulesWithoutPermission = (fixtures: Fixtures): RequestHandler[] =>
     fixtures,
     (request) => request.headers.get('authorization') === bearer(fixtures.tokens.no_permissions),
   )
+
+/** Correct: a rate limit ("Rate limits: not shown") refuses every other API request with 429 and `Retry-After: 0`. */
+export const rateLimited = (): RequestHandler[] => {
+  let requests = 0
+  const limit = () =>
+    requests++ % 2 === 0
+      ? HttpResponse.json({ detail: 'Too Many Requests' }, { status: 429, headers: { 'retry-after': '0' } })
+      : undefined
+  return [http.all('*/v1/*', limit)]
+}
+
+/** Correct: a missing permission refused with 401 (the statuses are "not shown"), a bad token's refusal unlike it. */
+export const permissionRefusedWith401 = (fixtures: Fixtures): RequestHandler[] =>
+  (['get'] as const).flatMap((method) =>
+    [PERSONAS, RULES].map((path) =>
+      override(method, path, (request) =>
+        request.headers.get('authorization') === bearer(fixtures.tokens.no_permissions)
+          ? HttpResponse.json({ detail: 'Missing permission' }, { status: 401 })
+          : undefined,
+      ),
+    ),
+  )
+
+/** Broken: team_id compared with the token's as text, so the same UUID in upper case is refused. */
+export const teamIdComparedAsText = (): RequestHandler[] => [
+  override('get', PERSONAS, (request) => {
+    const teamId = new URL(request.url).searchParams.get('team_id')
+    return teamId && teamId !== teamId.toLowerCase()
+      ? HttpResponse.json({ detail: 'Not authorized for this team' }, { status: 403 })
+      : undefined
+  }),
+]
