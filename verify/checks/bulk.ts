@@ -91,7 +91,7 @@ export const bulkChecks: Check[] = [
     id: 'bulk.duplicates',
     kind: 'contract',
     description:
-      'a value already in the dimension, or repeated in the request, is skipped (2xx without it), rejects the request (409, nothing added) or is stored again (2xx with every value, each its own record)',
+      'a value already in the dimension, or repeated in the request, is skipped (2xx without it), rejects the request (a 4xx, nothing added; the mock: 409) or is stored again (2xx with every value, each its own record)',
     needs: WRITES,
     async run(scope) {
       const { ctx } = scope

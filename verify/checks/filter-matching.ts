@@ -5,6 +5,7 @@ import { crawl, idsOf, isUuid, type Crawl, type Json } from '../client/crawl.js'
 import { describeIdDifference, mismatch } from './expectations.js'
 import { describeRequest, type QueryValue } from '../client/http.js'
 import { partialNote, readingPages } from './reference-sets.js'
+import { personaField } from '../schema/persona-defaults.js'
 
 /** How the filter checks compare a filtered list with the unfiltered one, and find terms to search for. */
 
@@ -61,6 +62,27 @@ export async function expectExactly(
 
 export const text = (record: Json, field: string) =>
   typeof record[field] === 'string' ? (record[field] as string) : ''
+
+/**
+ * A persona's intent: a record without one has the default the description gives (benign), as a server using
+ * `response_model_exclude_unset` leaves it out; one that is not a string is none ('').
+ */
+export const intentOf = (record: Json): string => {
+  const intent = personaField(record, 'intent')
+  return typeof intent === 'string' ? intent : ''
+}
+
+/** The personas with one of `intents` (the `intents` filter), reading a left-out intent as its default. */
+export const intentIn =
+  (intents: readonly unknown[]): Predicate =>
+  (record) =>
+    intents.includes(intentOf(record))
+
+/** The personas whose is_preset is `isPreset` (the `is_preset` filter), reading a left-out one as its default, false. */
+export const presetIs =
+  (isPreset: boolean): Predicate =>
+  (record) =>
+    personaField(record, 'is_preset') === isPreset
 
 /**
  * Soundness, as the description states it: "matches against name, description and role". However a server

@@ -4,11 +4,13 @@ import {
   expectExactly,
   expectSearch,
   INTENTS,
+  intentIn,
+  intentOf,
+  presetIs,
   readingProbes,
   SEARCH_FIELDS,
   SearchReadings,
   termsOutsideSearch,
-  text,
   wordFor,
 } from './filter-matching.js'
 import { personaBaseline } from './paging.js'
@@ -65,9 +67,7 @@ export const filterChecks: Check[] = [
       const baseline = await personaBaseline(scope)
       if (!baseline) return
       for (const intents of [...INTENTS.map((intent) => [intent]), [INTENTS[0]!, INTENTS[2]!]]) {
-        await expectExactly(scope, baseline.reference, { intents }, (record) =>
-          intents.includes(text(record, 'intent')),
-        )
+        await expectExactly(scope, baseline.reference, { intents }, intentIn(intents))
       }
     },
   },
@@ -80,12 +80,7 @@ export const filterChecks: Check[] = [
       const baseline = await personaBaseline(scope)
       if (!baseline) return
       for (const isPreset of [true, false])
-        await expectExactly(
-          scope,
-          baseline.reference,
-          { is_preset: isPreset },
-          (record) => record['is_preset'] === isPreset,
-        )
+        await expectExactly(scope, baseline.reference, { is_preset: isPreset }, presetIs(isPreset))
     },
   },
   {
@@ -133,8 +128,9 @@ export const filterChecks: Check[] = [
       // or ignores intents or is_preset where search finds that one persona alone, is another check's finding.
       const found = wordFor(baseline.reference.records, 'name', { fewest: true })
       if (!found) return scope.skip('no name word was found to search for')
-      const intent = text(found.record, 'intent')
-      const isPreset = found.record['is_preset'] === true
+      // A field the record leaves out holds its documented default (intent benign, is_preset false).
+      const intent = intentOf(found.record)
+      const isPreset = presetIs(true)(found.record)
       const readings = new SearchReadings()
       await expectSearch(
         scope,
@@ -142,7 +138,7 @@ export const filterChecks: Check[] = [
         {
           term: found.word,
           query: { intents: [intent], is_preset: isPreset },
-          alsoMatches: (record) => text(record, 'intent') === intent && record['is_preset'] === isPreset,
+          alsoMatches: (record) => intentIn([intent])(record) && presetIs(isPreset)(record),
         },
         readings,
       )

@@ -1,5 +1,5 @@
 import { isRecord, type Json, sameId } from '../client/crawl.js'
-import { searchMatches, text } from '../checks/filter-matching.js'
+import { intentIn, presetIs, searchMatches } from '../checks/filter-matching.js'
 import type { JudgedProfile, ReadRequest, Violation } from './types.js'
 
 /** How many records a message names before it says "…". */
@@ -25,14 +25,11 @@ export function judgePersonaPage(request: ReadRequest, body: unknown): Violation
   ]
   if (Array.isArray(intents))
     violations.push(
-      ...strangers('filters.intents', page, `intent in ${intents.join(', ')}`, (record) =>
-        intents.includes(text(record, 'intent')),
-      ),
+      // A persona without an intent or is_preset has the default the description gives (exclude_unset).
+      ...strangers('filters.intents', page, `intent in ${intents.join(', ')}`, intentIn(intents)),
     )
   if (typeof isPreset === 'boolean')
-    violations.push(
-      ...strangers('filters.is-preset', page, `is_preset ${isPreset}`, (record) => record['is_preset'] === isPreset),
-    )
+    violations.push(...strangers('filters.is-preset', page, `is_preset ${isPreset}`, presetIs(isPreset)))
   // `search=` (empty) is no filter at all.
   if (typeof search === 'string' && search !== '')
     violations.push(
