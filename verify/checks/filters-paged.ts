@@ -4,7 +4,7 @@ import type { QueryValue } from '../client/http.js'
 import { pageLimit } from '../drift/list-bounds.js'
 import type { Check } from './check.js'
 import { describeIdDifference, mismatch } from './expectations.js'
-import { INTENTS, text } from './filter-matching.js'
+import { INTENTS, intentIn, presetIs } from './filter-matching.js'
 import { personaBaseline } from './paging.js'
 
 /** Pages of a filtered set read at most: a small page makes many. */
@@ -12,11 +12,11 @@ const MOST_PAGES = 20
 
 /** The filters a paged read may take, each with the records it matches. */
 const FILTERS: ReadonlyArray<{ query: Record<string, QueryValue>; matches: (record: Json) => boolean }> = [
-  { query: { is_preset: false }, matches: (record) => record['is_preset'] === false },
-  { query: { is_preset: true }, matches: (record) => record['is_preset'] === true },
+  { query: { is_preset: false }, matches: presetIs(false) },
+  { query: { is_preset: true }, matches: presetIs(true) },
   ...INTENTS.map((intent) => ({
     query: { intents: [intent] },
-    matches: (record: Json) => text(record, 'intent') === intent,
+    matches: intentIn([intent]),
   })),
 ]
 
