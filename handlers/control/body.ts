@@ -38,5 +38,5 @@ function nestingOf(json: string): number {
 }
 
 /** A body its schema refused: 400, each problem as `path: message`, as the other control routes answer. */
-export const invalidBody = (error: Pick<z.ZodError, 'issues'>) =>
+export const invalidBody = (error: { issues: ReadonlyArray<Pick<z.core.$ZodIssue, 'path' | 'message'>> }) =>
   httpError(400, error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '))

@@ -31,7 +31,11 @@ async function setFaults(
   schema: ReturnType<typeof faultsConfigFor>,
   operations: readonly string[],
 ) {
-  const config = schema.safeParse(await readJsonBody(request))
+  const body = await readJsonBody(request)
+  // zod's records leave a `__proto__` key out unseen, where any other unknown name is refused: it is refused too.
+  if (hasOwnKey((body as { operations?: unknown } | undefined)?.operations, '__proto__'))
+    throw invalidBody({ issues: [unknownOperations(['__proto__'], operations)] })
+  const config = schema.safeParse(body)
   if (!config.success) throw invalidBody(withOperationsNamed(config.error, operations))
   instance.faults.set(config.data)
   return jsonResponse(200, instance.faults.config)
@@ -41,11 +45,17 @@ async function setFaults(
 function withOperationsNamed(error: z.ZodError, operations: readonly string[]): Pick<z.ZodError, 'issues'> {
   const issues = error.issues.map((issue) =>
     issue.code === 'unrecognized_keys' && issue.path.join('.') === 'operations'
-      ? {
-          ...issue,
-          message: `no operation named ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; known: ${operations.join(', ')}`,
-        }
+      ? { ...issue, ...unknownOperations(issue.keys, operations) }
       : issue,
   )
   return { issues }
 }
+
+/** The issue of operations named that there are not, listing those there are. */
+const unknownOperations = (names: readonly string[], operations: readonly string[]) => ({
+  path: ['operations'],
+  message: `no operation named ${names.map((name) => JSON.stringify(name)).join(', ')}; known: ${operations.join(', ')}`,
+})
+
+const hasOwnKey = (value: unknown, key: string): boolean =>
+  typeof value === 'object' && value !== null && Object.hasOwn(value, key)

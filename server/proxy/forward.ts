@@ -67,18 +67,29 @@ export class TargetTimeout extends Error {}
 export class ClientGone extends Error {}
 
 /**
+ * Bytes of a target's answer the proxy holds at most (256 MiB): it keeps an answer whole to journal and judge it
+ * before handing it on, so a larger one would take the machine's memory. Past it the proxy answers 502.
+ */
+export const MAX_FORWARDED_BYTES = 256 * 1024 * 1024
+
+/** The target's answer passed {@link MAX_FORWARDED_BYTES}: the proxy answers 502 with this message. */
+export class TargetTooLarge extends Error {}
+
+/**
  * Sends the request to the target with node:http(s) rather than fetch: fetch would decode a compressed
  * answer (and keep its `content-encoding`) and refuse some headers, and the proxy must hand the bytes on as
  * they came. Redirects are not followed: the client gets the 307 as the server wrote it. The outgoing request
  * is destroyed (its socket closed) when a timeout passes or `signal` aborts, so nothing is left open towards
  * the target for a request nobody waits for.
- * @throws TargetTimeout past a timeout, ClientGone when `signal` aborts, or the connection's error
+ * @throws TargetTimeout past a timeout, ClientGone when `signal` aborts, TargetTooLarge past `maxBytes`, or the
+ *   connection's error
  */
 export function forward(
   targetOrigin: URL,
   outgoing: Outgoing,
   timeouts: ForwardTimeouts = DEFAULT_FORWARD_TIMEOUTS,
   signal?: AbortSignal,
+  maxBytes = MAX_FORWARDED_BYTES,
 ): Promise<Incoming> {
   const url = targetUrl(targetOrigin, outgoing.target)
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
@@ -89,7 +100,13 @@ export function forward(
   return new Promise((resolve, reject) => {
     const request = send(url, { method: outgoing.method, headers }, (response) => {
       const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      let bytes = 0
+      response.on('data', (chunk: Buffer) => {
+        bytes += chunk.byteLength
+        if (bytes <= maxBytes) return void chunks.push(chunk)
+        chunks.length = 0
+        fail(new TargetTooLarge(`${url.origin} answered more than ${maxBytes} bytes, more than the proxy holds`))
+      })
       response.on('error', fail)
       response.on('end', () => {
         settle()

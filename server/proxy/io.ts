@@ -57,6 +57,10 @@ function exposeViolations(headers: string[]): void {
 export const unreachable = (target: URL, error: Error): Incoming =>
   proxyAnswer(502, 'Bad Gateway', `The proxy could not reach the target ${target.origin}: ${error.message}`)
 
+/** A target whose answer the proxy cannot hold answers 502, saying so. */
+export const tooLargeAnswer = (error: Error): Incoming =>
+  proxyAnswer(502, 'Bad Gateway', `The proxy refused the target's answer: ${error.message}.`)
+
 /** A target too slow answers 504, naming the bound and the option that sets it. */
 export const timedOut = (error: Error): Incoming =>
   proxyAnswer(

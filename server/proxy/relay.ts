@@ -10,9 +10,10 @@ import {
   type Incoming,
   type Outgoing,
   TargetTimeout,
+  TargetTooLarge,
   targetUrl,
 } from './forward.js'
-import { clientGone, headersOf, readBody, timedOut, TooLarge, unreachable } from './io.js'
+import { clientGone, headersOf, readBody, timedOut, TooLarge, tooLargeAnswer, unreachable } from './io.js'
 
 /** One request relayed to a target: what was sent, what came back (or the proxy's own 499/502/504), and when. */
 export interface Relayed {
@@ -59,6 +60,7 @@ export async function relay(
   const incoming = await forward(targetOrigin, outgoing, options.timeouts, abandoned.signal).catch((error: Error) => {
     if (error instanceof ClientGone) return clientGone()
     if (error instanceof TargetTimeout) return timedOut(error)
+    if (error instanceof TargetTooLarge) return tooLargeAnswer(error)
     return unreachable(targetOrigin, error)
   })
   return { outgoing, incoming, started }

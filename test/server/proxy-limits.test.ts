@@ -116,3 +116,31 @@ it('hands a gzip bomb on byte for byte, judges no more of it than its limit, and
     violations: [{ check: 'not-judged', message: 'a body decodes to more than 16777216 bytes: not judged' }],
   })
 }, 120_000)
+
+it('refuses a target answer past the bytes it holds, and closes the connection to the target', async () => {
+  const { forward, TargetTooLarge } = await import('../../server/proxy/forward.js')
+  const chunk = Buffer.alloc(64 * 1024, 'x')
+  let closed = false
+  const endless: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    const write = () => {
+      while (res.write(chunk));
+    }
+    res.on('drain', write)
+    res.on('close', () => (closed = true))
+    write()
+  })
+  endless.listen(0, '127.0.0.1')
+  await once(endless, 'listening')
+  try {
+    const target = new URL(`http://127.0.0.1:${(endless.address() as AddressInfo).port}`)
+    const outgoing = { method: 'GET', target: '/v1/agents', rawHeaders: [], body: Buffer.alloc(0) }
+    const answer = forward(target, outgoing, undefined, undefined, 1024 * 1024)
+    await expect(answer).rejects.toThrow(TargetTooLarge)
+    await expect(answer).rejects.toThrow(`${target.origin} answered more than 1048576 bytes, more than the proxy holds`)
+    await vi.waitFor(() => expect(closed, 'the target sees its connection closed').toBe(true))
+  } finally {
+    endless.closeAllConnections()
+    endless.close()
+  }
+})
