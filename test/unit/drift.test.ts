@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { buildOpenApiDocument } from '../../fastapi/openapi/document.js'
-import { DEFAULT_PROFILE } from '../../model/profile.js'
+import { DEFAULT_PROFILE, Profile } from '../../model/profile.js'
 import { compareDocuments } from '../../verify/drift/index.js'
 import type { OpenApiDocument } from '../../verify/drift/openapi-source.js'
 
@@ -29,6 +29,10 @@ const schemas = (document: Json) => document.components.schemas
 const failures = (document: Json) =>
   compareDocuments(document, mock)
     .filter((finding) => finding.verdict === 'failure')
+    .map((finding) => finding.message)
+const warnings = (document: Json) =>
+  compareDocuments(document, mock)
+    .filter((finding) => finding.verdict === 'warning')
     .map((finding) => finding.message)
 const notes = (document: Json) =>
   compareDocuments(document, mock)
@@ -123,6 +127,87 @@ describe('fails what changes what a client may send or receive', () => {
       delete responses['201']
     })
     expect(failures(document)).toEqual([`POST ${BULK}: the mock answers 201, the server's document declares 200, 422`])
+  })
+})
+
+describe('fails a tighter bound only where the description gives the bound', () => {
+  const rulesParameter = (document: Json, name: string) =>
+    document.paths[RULES].get.parameters.find((item: Json) => item.name === name)
+
+  it('warns of bounds on fields and parameters the description leaves unbounded (Debian FastAPI apps)', () => {
+    const document = server((doc) => {
+      const item = schemas(doc).DemographicValueCreate.properties
+      item.value.maxLength = 64
+      item.display_name.anyOf[0].maxLength = 100
+      item.sort_order.anyOf[0].minimum = 0
+      parameter(doc, 'search').schema.anyOf[0].minLength = 1
+    })
+    expect(failures(document)).toEqual([])
+    const open = (words: string) =>
+      `left open by the description (the description sets no ${words}, and no profile setting changes it)`
+    expect(warnings(document)).toEqual([
+      `GET ${PERSONAS}: query parameter search: minLength none in the mock, 1 on the server: ${open('minimum this tight: the mock takes an empty string')}`,
+      // The one bound of these a profile setting expresses: a profile finding.
+      `POST ${BULK} body.values[].value: maxLength 255 in the mock, 64 on the server: a profile finding: bounds.valueMaxLength: 64 in the profile aligns the mock (the description leaves it open)`,
+      `POST ${BULK} body.values[].display_name: maxLength none in the mock, 100 on the server: ${open('maximum this tight: the mock takes strings of more than 100 characters')}`,
+      `POST ${BULK} body.values[].sort_order: minimum none in the mock, 0 on the server: ${open('minimum this tight: the mock takes values below 0')}`,
+    ])
+  })
+
+  it('warns of a bound beyond the described one: an offset with a maximum, a value with a longer minimum', () => {
+    const document = server((doc) => {
+      parameter(doc, 'offset').schema.maximum = 10_000
+      rulesParameter(doc, 'offset').schema.maximum = 10_000
+      schemas(doc).DemographicValueCreate.properties.value.minLength = 2
+    })
+    expect(failures(document)).toEqual([])
+    expect(warnings(document)).toHaveLength(3)
+  })
+
+  it('fails every bound the description gives, tightened, and an id length no UUID fits, and nothing else', () => {
+    const document = server((doc) => {
+      schemas(doc).DemographicValueCreate.properties.display_name.anyOf[0].maxLength = 100
+      schemas(doc).BulkAddValues.properties.values.maxItems = 500
+      parameter(doc, 'limit').schema.maximum = 50
+      parameter(doc, 'offset').schema.minimum = 1
+      rulesParameter(doc, 'limit').schema.minimum = 2
+      rulesParameter(doc, 'limit').schema.exclusiveMaximum = 1000
+      parameter(doc, 'team_id').schema.anyOf[0].maxLength = 32
+    })
+    expect(failures(document)).toEqual([
+      `GET ${PERSONAS}: query parameter team_id: maxLength none in the mock, 32 on the server`,
+      `GET ${PERSONAS}: query parameter limit: maximum 100 in the mock, 50 on the server`,
+      `GET ${PERSONAS}: query parameter offset: minimum 0 in the mock, 1 on the server`,
+      `GET ${RULES}: query parameter limit: minimum 1 in the mock, 2 on the server`,
+      `GET ${RULES}: query parameter limit: exclusiveMaximum none in the mock, 1000 on the server`,
+    ])
+  })
+
+  it('fails the described rules range under the paging names of the profile', () => {
+    const paged = buildOpenApiDocument(
+      Profile.parse({ rulesPaging: { limit: 'page_size', offset: 'skip' } }),
+    ) as OpenApiDocument
+    const document = structuredClone(paged) as Json
+    rulesParameter(document, 'page_size').schema.maximum = 500
+    rulesParameter(document, 'skip').schema.maximum = 500
+    const findings = compareDocuments(document, paged)
+    expect(findings.filter((finding) => finding.verdict === 'failure').map((finding) => finding.message)).toEqual([
+      `GET ${RULES}: query parameter page_size: maximum 1000 in the mock, 500 on the server`,
+    ])
+    expect(findings.filter((finding) => finding.verdict === 'warning').map((finding) => finding.message)).toEqual([
+      expect.stringMatching(/^GET .*: query parameter skip: maximum none in the mock, 500 on the server: left open/),
+    ])
+  })
+
+  it('takes a bound that keeps every value the description allows: `gt=0`, an id of at most 36 characters', () => {
+    const document = server((doc) => {
+      parameter(doc, 'limit').schema = { type: 'integer', exclusiveMinimum: 0, maximum: 100, default: 10 }
+      parameter(doc, 'team_id').schema.anyOf[0].maxLength = 36
+    })
+    expect(failures(document)).toEqual([])
+    expect(warnings(document)).toEqual([
+      expect.stringMatching(/query parameter team_id: maxLength none in the mock, 36 on the server: left open/),
+    ])
   })
 })
 

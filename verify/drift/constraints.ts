@@ -1,6 +1,7 @@
 import { DOCUMENT_ONLY, failure, LEFT_OPEN, LENIENT, NARROWER, note, TOPICS, warning } from './findings.js'
 import type { Documents, SchemaFinding, Side } from './findings.js'
 import type { Node } from './normalise.js'
+import { type BoundKeyword, PROFILE_BOUNDS } from './described-bounds.js'
 
 /** Nullability, bounds and vocabularies of one schema, the mock's against the server's. */
 
@@ -8,6 +9,8 @@ type Schema = Record<string, unknown>
 
 const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems']
 const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems']
+/** The inclusive keyword of each exclusive one: both bound the same edge. */
+const INCLUSIVE: Record<string, string> = { exclusiveMinimum: 'minimum', exclusiveMaximum: 'maximum' }
 /** Components whose vocabulary or required fields the description leaves open ("not shown"). */
 export const OPEN = [
   'Assignee',
@@ -59,43 +62,79 @@ export function compareNullability(
     )
 }
 
-/** Bounds of the bulk add body the profile expresses (the description leaves them open): `where` suffix and bound. */
-const PROFILE_BOUNDS: ReadonlyArray<{ at: string; bound: string; setting: string }> = [
-  { at: ' body.values', bound: 'maxItems', setting: 'bounds.bulkMaxItems' },
-  { at: ' body.values[].value', bound: 'maxLength', setting: 'bounds.valueMaxLength' },
-]
-
-/** A tighter bound or another format refuses what the mock takes; an answer's bounds and a default refuse nothing. */
-export function compareBounds(out: SchemaFinding[], where: string, side: Side, a: Schema, b: Schema): void {
+/**
+ * A tighter bound or another format refuses what the mock takes; an answer's bounds and a default refuse nothing.
+ * A tighter bound fails only where it refuses a value the description itself says is taken (described-bounds.ts):
+ * elsewhere the description leaves the bound to the server, and the mock's leniency is its own.
+ */
+export function compareBounds(
+  out: SchemaFinding[],
+  where: string,
+  side: Side,
+  docs: Documents,
+  a: Schema,
+  b: Schema,
+): void {
   for (const bound of [...LOWER, ...UPPER, 'format', 'default']) {
     const [ours, theirs] = [a[bound], b[bound]]
     if (JSON.stringify(ours) === JSON.stringify(theirs)) continue
     const message = `${where}: ${bound} ${JSON.stringify(ours) ?? 'none'} in the mock, ${JSON.stringify(theirs) ?? 'none'} on the server`
     if (side === 'response' || bound === 'default') out.push(note(`${DOCUMENT_ONLY}: ${message}`))
-    else if (bound === 'format' ? theirs !== undefined : stricter(bound, ours, theirs)) {
-      const setting = PROFILE_BOUNDS.find((item) => item.bound === bound && where.endsWith(item.at))?.setting
-      if (bound === 'minItems' && side === 'body' && where.endsWith(' body.values'))
-        out.push(
-          warning(
-            `${message}: ${LEFT_OPEN} (the description sets no minimum number of values; the mock takes [], and no profile setting changes it)`,
-          ),
-        )
-      else if (setting && side === 'body')
-        out.push(
-          warning(
-            `${message}: a profile finding: ${setting}: ${JSON.stringify(theirs)} in the profile aligns the mock (the description leaves it open)`,
-          ),
-        )
-      else out.push(failure(message))
-    } else out.push(note(`${LENIENT}: ${message}`))
+    else if (bound === 'format') out.push(theirs === undefined ? note(`${LENIENT}: ${message}`) : failure(message))
+    else if (stricter(bound, a, theirs)) out.push(tighterBound(message, where, bound, theirs as number, docs))
+    else out.push(note(`${LENIENT}: ${message}`))
   }
 }
 
+/** A server bound that refuses what the mock takes: a failure inside a described bound, else the server's choice. */
+function tighterBound(message: string, where: string, bound: string, theirs: number, docs: Documents): SchemaFinding {
+  const described = docs.described.find((item) => item.at === where && sameEdge(item.bound, bound))
+  if (described && !keepsDescribed(bound, theirs, described.value)) return failure(message)
+  const setting = PROFILE_BOUNDS.find((item) => item.at === where && item.bound === bound)?.setting
+  if (setting)
+    return warning(
+      `${message}: a profile finding: ${setting}: ${JSON.stringify(theirs)} in the profile aligns the mock (the description leaves it open)`,
+    )
+  const edge = LOWER.includes(bound) ? 'minimum' : 'maximum'
+  return warning(
+    `${message}: ${LEFT_OPEN} (the description sets no ${edge} this tight: the mock takes ${refused(bound, theirs)}, and no profile setting changes it)`,
+  )
+}
+
+/** What the server's bound refuses, in words. */
+function refused(bound: string, theirs: number): string {
+  const words: Record<string, string> = {
+    minimum: `values below ${theirs}`,
+    exclusiveMinimum: `values of ${theirs} or less`,
+    minLength: theirs === 1 ? 'an empty string' : `strings of fewer than ${theirs} characters`,
+    minItems: theirs === 1 ? 'an empty list' : `lists of fewer than ${theirs} items`,
+    maximum: `values above ${theirs}`,
+    exclusiveMaximum: `values of ${theirs} or more`,
+    maxLength: `strings of more than ${theirs} characters`,
+    maxItems: `lists of more than ${theirs} items`,
+  }
+  return words[bound] ?? `what ${bound} ${theirs} refuses`
+}
+
+/** `exclusiveMinimum` and `exclusiveMaximum` bound the same edge as `minimum` and `maximum`. */
+const sameEdge = (described: BoundKeyword, bound: string) => bound === described || INCLUSIVE[bound] === described
+
+/** Whether the server's `bound` still takes the described edge `value` (and so every value the description allows). */
+function keepsDescribed(bound: string, theirs: number, value: number): boolean {
+  const exclusive = bound.startsWith('exclusive')
+  if (LOWER.includes(bound)) return exclusive ? theirs < value : theirs <= value
+  return exclusive ? theirs > value : theirs >= value
+}
+
 /** Whether the server's bound refuses a value the mock's takes. */
-function stricter(bound: string, ours: unknown, theirs: unknown): boolean {
+function stricter(bound: string, mock: Schema, theirs: unknown): boolean {
   if (typeof theirs !== 'number') return false
-  if (typeof ours !== 'number') return true
-  return LOWER.includes(bound) ? theirs > ours : theirs < ours
+  const ours = mock[bound]
+  if (typeof ours === 'number') return LOWER.includes(bound) ? theirs > ours : theirs < ours
+  // FastAPI writes `gt=0` as `exclusiveMinimum: 0`: against the mock's `minimum: 1` it refuses nothing the mock takes.
+  const edge = mock[INCLUSIVE[bound] ?? '']
+  if (typeof edge !== 'number') return true
+  return LOWER.includes(bound) ? theirs >= edge : theirs <= edge
 }
 
 /** A value the mock takes and the server does not, or one the server may send and the mock never does. */

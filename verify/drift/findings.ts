@@ -1,3 +1,4 @@
+import type { DescribedBound } from './described-bounds.js'
 import type { OpenApiDocument } from './openapi-source.js'
 
 /**
@@ -28,6 +29,8 @@ export interface Documents {
    * a field not marked may still be null, and only a mark says something.
    */
   serverMarksEveryNull: boolean
+  /** The bounds the description gives (described-bounds.ts): a server bound refusing a value inside one fails. */
+  described: readonly DescribedBound[]
 }
 
 export const failure = (message: string): SchemaFinding => ({ verdict: 'failure', message })

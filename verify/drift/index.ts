@@ -3,6 +3,7 @@ import { BEYOND, DOCUMENT_ONLY, failure, LENIENT, note } from './findings.js'
 import type { Documents, SchemaFinding, Side } from './findings.js'
 import { documentDialect, documentGeneration } from '../profile/generation.js'
 import type { OpenApiDocument } from './openapi-source.js'
+import { bodyPlace, describedBounds, operationPlace, parameterPlace } from './described-bounds.js'
 
 /**
  * Compares the server's OpenAPI document with the mock's, operation by operation, by what each
@@ -29,13 +30,18 @@ const pathNames = (path: string) => [...path.matchAll(/\{([^}]*)\}/g)].map((matc
 export function compareDocuments(server: OpenApiDocument, mock: OpenApiDocument): DriftFinding[] {
   const findings: DriftFinding[] = []
   const found: Found = (kind, finding) => findings.push({ ...finding, kind })
-  const docs: Documents = { mock, server, serverMarksEveryNull: documentGeneration(documentDialect(server)) !== '1' }
+  const docs: Documents = {
+    mock,
+    server,
+    serverMarksEveryNull: documentGeneration(documentDialect(server)) !== '1',
+    described: describedBounds(mock),
+  }
   const serverPaths = new Map(Object.keys(server.paths ?? {}).map((path) => [pathShape(path), path]))
   for (const [path, item] of Object.entries(mock.paths ?? {})) {
     const serverPath = serverPaths.get(pathShape(path))
     const serverItem = serverPath === undefined ? undefined : (server.paths?.[serverPath] as Schema)
     for (const method of METHODS.filter((name) => (item as Schema)[name])) {
-      const where = `${method.toUpperCase()} ${path}`
+      const where = operationPlace(method, path)
       const theirs = serverItem?.[method] as Operation | undefined
       const ours = (item as Schema)[method] as Operation
       if (!theirs) found('operations', failure(`${where}: not in the server's document`))
@@ -55,7 +61,7 @@ interface Place {
 function compareOperation(found: Found, place: Place, ours: Operation, theirs: Operation): void {
   compareParameters(found, place, ours.parameters ?? [], theirs.parameters ?? [])
   const body = (operation: Operation) => jsonSchema(operation.requestBody)
-  compareSchemaPair(found, 'request-body', 'body', `${place.where} body`, place.docs, body(ours), body(theirs))
+  compareSchemaPair(found, 'request-body', 'body', bodyPlace(place.where), place.docs, body(ours), body(theirs))
   compareResponses(found, place, ours.responses ?? {}, theirs.responses ?? {})
 }
 
@@ -77,7 +83,7 @@ function compareParameters(found: Found, place: Place, ours: Schema[], theirs: S
   const theirsByKey = new Map(theirs.map((parameter) => [parameterKey(parameter, place.names[1]), parameter]))
   for (const parameter of ours) {
     const match = theirsByKey.get(parameterKey(parameter, place.names[0]))
-    const at = `${place.where}: ${label(parameter)}`
+    const at = parameterPlace(place.where, String(parameter['in']), String(parameter['name']))
     if (!match) {
       // The server ignores it: a filter or a page the mock honours does nothing there.
       found('parameters', failure(`${at}: not in the server's document`))

@@ -33,7 +33,7 @@ export function compareSchemas(
   }
   if (!sameTypes(out, where, side, docs, a, b)) return
   compareNullability(out, where, side, docs, a, b, fieldOpen)
-  compareBounds(out, where, side, a.schema, b.schema)
+  compareBounds(out, where, side, docs, a.schema, b.schema)
   compareEnums(out, where, side, a, b)
   compareProperties(out, where, side, docs, a, b, depth, guessed)
   const [itemsA, itemsB] = [a.schema['items'], b.schema['items']] as Array<Schema | undefined>
