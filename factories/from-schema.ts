@@ -1,5 +1,6 @@
 import type { Faker } from '@faker-js/faker'
 import { isObject, type JsonSchema, type ServedDocument } from '../fastapi/served/document.js'
+import { GENERATION_LIMITS } from '../fastapi/served/generation-bounds.js'
 import { pastTimestamp, seededUuid } from './random.js'
 
 /** What a value is generated with besides its schema. */
@@ -14,7 +15,8 @@ export interface GenerationContext {
   readonly utcSuffix: '+00:00' | 'Z'
 }
 
-const MAX_DEPTH = 8
+/** Deeper, a value is generated empty: what start-time checks of a document's bounds rely on. */
+const MAX_DEPTH = GENERATION_LIMITS.depth
 
 /**
  * A value that fits a document's schema, drawn from a seeded Faker: formats (uuid, date-time, date, email, uri),
@@ -107,12 +109,29 @@ function textFor(faker: Faker, name: string): string {
   return faker.lorem.word()
 }
 
+/**
+ * The text padded to `minLength` and cut to `maxLength`, counted in code points as pydantic counts them. It
+ * counts without spreading the string into an array: a `minLength` of 64 KiB (GENERATION_LIMITS) stays cheap.
+ */
 function fitLength(text: string, schema: JsonSchema, faker: Faker): string {
   const min = numberOr(schema.minLength, 0)
   const max = numberOr(schema.maxLength, Number.POSITIVE_INFINITY)
-  let result = text
-  while ([...result].length < min) result += faker.string.alpha(min)
-  return [...result].slice(0, max).join('')
+  // One draw of `min` letters, as before: the same seed keeps giving the same records.
+  const padded = codePointCount(text) < min ? text + faker.string.alpha(min) : text
+  return codePointCount(padded) > max ? firstCodePoints(padded, max) : padded
+}
+
+function codePointCount(text: string): number {
+  let count = 0
+  for (let at = 0; at < text.length; at += (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1) count++
+  return count
+}
+
+/** The first `count` code points of the text (a surrogate pair is never split). */
+function firstCodePoints(text: string, count: number): string {
+  let at = 0
+  for (let taken = 0; taken < count && at < text.length; taken++) at += (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1
+  return text.slice(0, at)
 }
 
 /** The inclusive range a number may take: the schema's bounds, else a small positive one. */

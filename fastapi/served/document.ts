@@ -4,6 +4,7 @@
  * no other. They are followed where a schema is read ({@link ServedDocument.deref}), so a recursive model
  * (a tree of comments) is no endless structure.
  */
+import { type Checked, generationBoundProblem, pointerPart } from './generation-bounds.js'
 
 /** A JSON Schema object as FastAPI's documents hold them (3.0's or 3.1's dialect). */
 export type JsonSchema = { readonly [key: string]: unknown }
@@ -70,6 +71,7 @@ export class ServedDocument {
     this.#raw = raw
     this.#checkReferences()
     this.operations = this.#readOperations()
+    this.#checkGenerationBounds()
   }
 
   /** The document as it was given (parsed JSON): what the mock's own `/openapi.json` and Pact files take from. */
@@ -123,6 +125,32 @@ export class ServedDocument {
       this.#pointer(ref)
     } catch (error) {
       throw new DocumentError(`${(error as Error).message} (at #${at})`)
+    }
+  }
+
+  /**
+   * Refuses at start an answer schema whose smallest value is more than the mock generates: its records are
+   * generated on the first request, which would otherwise run the process out of memory then.
+   */
+  #checkGenerationBounds(): void {
+    const resolve = (schema: unknown, at: string) => {
+      let current = schema
+      let where = at
+      for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops <= 32; hops++) {
+        where = current.$ref
+        current = this.#pointer(current.$ref)
+      }
+      return { schema: isObject(current) ? current : {}, at: where }
+    }
+    const checked: Checked = new Map()
+    for (const { method, path, success } of this.operations) {
+      if (!success.schema) continue
+      const at = `#/paths/${pointerPart(path)}/${method.toLowerCase()}/responses/${success.status}/content/${pointerPart(success.contentType ?? '')}/schema`
+      const problem = generationBoundProblem(success.schema, at, resolve, checked)
+      if (problem)
+        throw new DocumentError(
+          `${method} ${path}: ${problem}; lower that bound in the document, or leave the operation out of it.`,
+        )
     }
   }
 

@@ -82,19 +82,48 @@ function paramSources(
   params: Record<string, string>,
   query: QueryParams,
 ): [ParamSource, ParamSource] {
-  const group = (source: 'path' | 'query'): ParamSource => {
-    const declared = operation.parameters.filter((parameter) => parameter.in === source)
-    const shape = Object.fromEntries(
-      declared.map((parameter) => {
-        const type = zodOf(document, parameter.schema)
-        const fieldDefault = parameter.schema.default
-        if (parameter.required) return [parameter.name, type]
-        return [parameter.name, fieldDefault === undefined ? type.optional() : type.default(fieldDefault as never)]
-      }),
-    )
-    return { source, schema: z.object(shape), read: source === 'path' ? pathReader(params) : queryReader(query) }
+  const schemas = paramSchemasOf(document, operation)
+  return [
+    { source: 'path', schema: schemas.path, read: pathReader(params) },
+    { source: 'query', schema: schemas.query, read: queryReader(query) },
+  ]
+}
+
+/**
+ * Builds the validators of an operation's request and answer now (the mock's start), not on its first request:
+ * a schema of a large enum costs seconds to build, which FastAPI also spends once, at start.
+ */
+export function prepareValidators(document: ServedDocument, operation: DocumentOperation): void {
+  paramSchemasOf(document, operation)
+  if (operation.body) zodOf(document, operation.body.schema)
+  if (operation.success.schema) zodOf(document, operation.success.schema)
+}
+
+type ParamSchemas = { path: ParamSource['schema']; query: ParamSource['schema'] }
+
+/** An operation's path and query parameters as zod objects, built on its first request and kept. */
+const paramSchemas = new WeakMap<DocumentOperation, ParamSchemas>()
+
+function paramSchemasOf(document: ServedDocument, operation: DocumentOperation): ParamSchemas {
+  let schemas = paramSchemas.get(operation)
+  if (!schemas) {
+    schemas = { path: paramSchema(document, operation, 'path'), query: paramSchema(document, operation, 'query') }
+    paramSchemas.set(operation, schemas)
   }
-  return [group('path'), group('query')]
+  return schemas
+}
+
+function paramSchema(document: ServedDocument, operation: DocumentOperation, source: 'path' | 'query') {
+  const declared = operation.parameters.filter((parameter) => parameter.in === source)
+  const shape = Object.fromEntries(
+    declared.map((parameter) => {
+      const type = zodOf(document, parameter.schema)
+      const fieldDefault = parameter.schema.default
+      if (parameter.required) return [parameter.name, type]
+      return [parameter.name, fieldDefault === undefined ? type.optional() : type.default(fieldDefault as never)]
+    }),
+  )
+  return z.object(shape)
 }
 
 /** A validated Python value as plain JSON: floats and big ints as numbers, dicts as objects. */

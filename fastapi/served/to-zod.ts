@@ -12,8 +12,23 @@ import { isObject, type JsonSchema, type ServedDocument } from './document.js'
  * docs/openapi.md lists. A model that contains itself is taken as it comes below its first level.
  */
 export function zodOf(document: ServedDocument, schema: unknown): z.ZodType {
-  return convert(document, schema, new Set())
+  if (!isObject(schema)) return convert(document, schema, new Set())
+  const bySchema = built.get(document) ?? new WeakMap<object, z.ZodType>()
+  built.set(document, bySchema)
+  let type = bySchema.get(schema)
+  if (!type) {
+    type = convert(document, schema, new Set())
+    bySchema.set(schema, type)
+  }
+  return type
 }
+
+/**
+ * The zod schemas built, by document and schema object: each request validates with the one built for it first,
+ * as FastAPI builds its validators once. Building one costs what the schema holds (seconds for an enum of
+ * 200,000 values), not what the request does.
+ */
+const built = new WeakMap<ServedDocument, WeakMap<object, z.ZodType>>()
 
 function convert(document: ServedDocument, raw: unknown, open: Set<unknown>): z.ZodType {
   if (isObject(raw) && typeof raw.$ref === 'string') {

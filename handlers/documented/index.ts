@@ -3,14 +3,14 @@ import type { PreparedAnswer } from '../../core/overrides/answer.js'
 import type { Route } from '../../fastapi/http/router.js'
 import { httpError } from '../../fastapi/http/responses.js'
 import type { DocumentOperation, ServedDocument } from '../../fastapi/served/document.js'
-import { parseServedRequest, type ServedRequest } from '../../fastapi/served/request.js'
+import { parseServedRequest, prepareValidators, type ServedRequest } from '../../fastapi/served/request.js'
 import { recordProblems, servedAnswer } from '../../fastapi/served/response.js'
 import type { DocumentedRecord } from '../../model/documented.js'
 import type { Persona } from '../../model/schemas.js'
 import type { World } from '../../model/world.js'
 import { conventionsOf, type Collection, type Convention, type Envelope } from './conventions.js'
 import { servedOverride } from './override.js'
-import { generatedAnswer, newRecord, recordsOf, touched } from './records.js'
+import { generatedAnswer, idTaken, newRecord, recordsOf, touched } from './records.js'
 
 /**
  * A route of a served document: the router's, named by the operation's `operationId` (what faults, recorded contracts
@@ -40,8 +40,11 @@ const MOCK_PERSONAS = '/v1/personas'
 export function servedApi(document: ServedDocument, own: readonly Route[]): ServedApi {
   const conventions = conventionsOf(document)
   const served = document.operations.filter(
-    (operation) => !own.some((route) => route.method === operation.method && route.path === operation.path),
+    (operation) =>
+      !own.some((route) => route.method === operation.method && route.path === operation.path) &&
+      !writesMockPersonas(conventions.get(operation)!),
   )
+  for (const operation of served) prepareValidators(document, operation)
   const taken = new Set(own.map((route) => route.name))
   const routes = served.map((operation) => ({
     name: servedName(operation, taken),
@@ -63,6 +66,16 @@ export function servedApi(document: ServedDocument, own: readonly Route[]): Serv
   )
   return { document: document.raw, routes, operations, overrides }
 }
+
+/**
+ * Whether an operation of the document writes the mock's own persona collection (any but the read by id). The mock
+ * lists and reads its world's personas, so a create, change or delete kept apart from them would answer what no read
+ * shows (a created persona 404 by id, a listed one 404 to its DELETE): such an operation is not served, and its
+ * requests get Starlette's 405 for a method the path does not take. A real server's document has them, so they do
+ * not stop the start.
+ */
+const writesMockPersonas = (convention: Convention): boolean =>
+  'collection' in convention && convention.collection.key === MOCK_PERSONAS && convention.kind !== 'read'
 
 /** An operation's name: its `operationId` unless an operation named before took it, else `METHOD path`. */
 function servedName({ operationId, method, path }: DocumentOperation, taken: Set<string>): string {
@@ -103,7 +116,9 @@ async function answerValue(
     case 'list':
       return listed(records, convention.envelope, parsed)
     case 'create': {
-      const record = fitting(document, collection, newRecord(document, collection, records, parsed.body, context))
+      const created = newRecord(document, collection, records, parsed.body, context)
+      refuseTakenId(records, collection, created)
+      const record = fitting(document, collection, created)
       world.setDocumented(collection.key, [...records, record])
       return record
     }
@@ -114,6 +129,7 @@ async function answerValue(
   const stored = records[at]!
   const body = (parsed.body ?? {}) as Record<string, unknown>
   const write = (record: DocumentedRecord | undefined) => {
+    if (record) refuseTakenId(records, collection, record, at)
     const next = [...records]
     if (record) next[at] = fitting(document, collection, record)
     else next.splice(at, 1)
@@ -147,6 +163,22 @@ function fitting(document: ServedDocument, collection: Collection, record: Docum
   const problems = recordProblems(document, collection.schema, record)
   if (problems.length === 0) return record
   throw new Error(`a record of ${collection.key} that its response model refuses: ${problems.join('; ')}`)
+}
+
+/**
+ * A write that would store an id another record holds is refused with 409 and stores nothing: no id may be there
+ * twice (docs/openapi.md), or the item path could not tell them apart and the state export could not be loaded.
+ * @throws Response 409 `{"detail": ...}`, as a FastAPI app raises `HTTPException(409)` for a duplicate
+ */
+function refuseTakenId(
+  records: readonly DocumentedRecord[],
+  collection: Collection,
+  record: DocumentedRecord,
+  except = -1,
+): void {
+  const id = record[collection.idField]
+  if (idTaken(records, collection.idField, id, except))
+    throw httpError(409, `${collection.idField} ${String(id)} already exists`)
 }
 
 /** A page of a collection, in the list's envelope: `limit`/`offset` or `page`/`size` as the list declares them. */

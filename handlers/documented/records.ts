@@ -58,22 +58,69 @@ function timesInOrder(record: DocumentedRecord): DocumentedRecord {
     : record
 }
 
+/** Draws of a create's generated id before its record is left to the 409 of an id taken. */
+const ID_DRAWS = 16
+
 /**
  * A record stored from a create's body: the record schema's other fields generated (an id, the timestamps now,
- * defaults from the document), the body's fields as validated.
+ * defaults from the document), the body's fields as validated. A generated id another record holds is drawn
+ * again: the stream is seeded from the collection's size, which a delete lowers back to that of an earlier create
+ * of the same body. An id the body sends is kept, taken or not (the caller refuses it with 409).
  */
 export function newRecord(
   document: ServedDocument,
   collection: Collection,
   existing: readonly DocumentedRecord[],
   body: unknown,
-  { world, profile, now }: { world: World; profile: Profile; now: number },
+  context: { world: World; profile: Profile; now: number },
 ): DocumentedRecord {
-  const faker = seededFaker(world.seed, CREATE_STREAM, hashOf(collection.key), existing.length, hashOf(stable(body)))
+  const sentId = isObject(body) && collection.idField in body
+  // An integer id counts up past the largest: never taken, so never drawn again.
+  const nextId = largestIntegerId(existing, collection.idField) + 1
+  const draw = (index: number) =>
+    withIntegerId(document, collection, drawRecord(document, collection, existing.length, body, context, index), nextId)
+  let record = draw(0)
+  for (let index = 1; index < ID_DRAWS && !sentId; index++) {
+    if (!idTaken(existing, collection.idField, record[collection.idField])) break
+    record = draw(index)
+  }
+  return record
+}
+
+/** One draw of a created record; the first as it always was, so the same requests keep giving the same records. */
+function drawRecord(
+  document: ServedDocument,
+  collection: Collection,
+  size: number,
+  body: unknown,
+  { world, profile, now }: { world: World; profile: Profile; now: number },
+  draw: number,
+): DocumentedRecord {
+  const stream = [CREATE_STREAM, hashOf(collection.key), size, hashOf(stable(body)), ...(draw ? [draw] : [])]
+  const faker = seededFaker(world.seed, ...stream)
   const generated = asRecord(generateValue({ ...contextOf(document, faker, profile), now }, collection.schema ?? {}))
-  const record = { ...generated, ...defaultsOf(document, collection), ...(isObject(body) ? body : {}) }
-  const maxId = Math.max(0, ...existing.map((stored) => Number(stored[collection.idField]) || 0))
-  return withIntegerId(document, collection, record, maxId + 1)
+  return { ...generated, ...defaultsOf(document, collection), ...(isObject(body) ? body : {}) }
+}
+
+/**
+ * The largest integer id held (0 for none), in a loop: spreading a collection of 125,000 records into
+ * `Math.max` overflows the call stack.
+ */
+function largestIntegerId(records: readonly DocumentedRecord[], idField: string): number {
+  let largest = 0
+  for (const record of records) largest = Math.max(largest, Number(record[idField]) || 0)
+  return largest
+}
+
+/**
+ * Whether a record other than the one at `except` holds this id (compared as the item path reads it, as text).
+ * A record without an id clashes with none.
+ */
+export function idTaken(records: readonly DocumentedRecord[], idField: string, id: unknown, except = -1): boolean {
+  if (id === undefined || id === null) return false
+  const wanted = String(id)
+  for (let at = 0; at < records.length; at++) if (at !== except && String(records[at]![idField]) === wanted) return true
+  return false
 }
 
 /** The record's `updated_at`-like fields set to now, as the record schema spells a timestamp. */
