@@ -87,9 +87,20 @@ export function validateBool(input: PyValue, loc: Loc): Outcome {
 
 /** A `str` Enum in lax mode: a string equal to a member's value (no case folding, no stripping). */
 export function validateEnum(def: Def, input: PyValue, loc: Loc): Outcome {
-  const values = Object.values(def.entries as Record<string, string>)
-  if (typeof input === 'string' && values.includes(input)) return ok(input)
-  return fail(pydanticError('enum', loc, input, { expected: expectedValues(values) }))
+  const members = enumMembers(def)
+  if (typeof input === 'string' && members.set.has(input)) return ok(input)
+  return fail(pydanticError('enum', loc, input, { expected: expectedValues(members.values) }))
+}
+
+/** An enum's values, in order and as a set, read once per schema: a served document's enum may hold thousands. */
+const membersByDef = new WeakMap<Def, { values: string[]; set: ReadonlySet<string> }>()
+function enumMembers(def: Def): { values: string[]; set: ReadonlySet<string> } {
+  let members = membersByDef.get(def)
+  if (!members) {
+    const values = Object.values(def.entries as Record<string, string>)
+    membersByDef.set(def, (members = { values, set: new Set(values) }))
+  }
+  return members
 }
 
 /**
