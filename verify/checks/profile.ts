@@ -42,7 +42,8 @@ export const profileChecks: Check[] = [
   {
     id: 'profile.bulk-duplicates',
     kind: 'choice',
-    description: 'what a duplicate value does to a bulk add: skipped, the request rejected (a 4xx; the mock: 409), or stored again',
+    description:
+      'what a duplicate value does to a bulk add: skipped, the request rejected (a 4xx; the mock: 409), or stored again',
     async run(scope) {
       const seen = scope.ctx.facts.bulkDuplicates
       detectSeen(scope, 'bulkDuplicates', seen, 'no duplicate was sent (read-only run, or bulk.duplicates failed)')
