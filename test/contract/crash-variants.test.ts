@@ -1,29 +1,15 @@
-/**
- * verify against the variants of test/contract/variants/crashes.ts, after real FastAPI servers that crash where no
- * check judges the status: `errors.server-error` fails every 5xx, whichever request of the run got it.
- */
-import type { RequestHandler } from 'msw'
 import { expect, it } from 'vitest'
-import { verify, type CheckResult, type Report } from '../../verify/index.js'
+import { verify, type Report } from '../../verify/index.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
+import { checkOf, failedIds, reportOn } from './support/reports.js'
 import * as crashes from './variants/crashes.js'
 
 const TIMEOUT = 30_000
 
-const serverError = (report: Report): CheckResult =>
-  report.checks.find((result) => result.id === 'errors.server-error')!
-const failed = (report: Report) =>
-  report.checks.filter((result) => result.status === 'failed').map((result) => result.id)
+const serverError = (report: Report) => checkOf(report, 'errors.server-error')
+const failed = failedIds
 
 /** verify's report on the mock answering through `handlers`. */
-async function reportOn(handlers: RequestHandler[]): Promise<Report> {
-  const running = await startMock({ handlers })
-  try {
-    return await verify(verifyOptionsFor(running))
-  } finally {
-    await running.close()
-  }
-}
 
 it('passes errors.server-error against the mock itself, listed with the errors checks', {
   timeout: TIMEOUT,

@@ -4,8 +4,9 @@
  */
 import { expect, it } from 'vitest'
 import type { RequestHandler } from 'msw'
-import { verify, type CheckResult, type Report } from '../../verify/index.js'
+import { verify, type Report } from '../../verify/index.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
+import { checkOf, failedIds } from './support/reports.js'
 import { documented } from './variants/choices.js'
 import { HttpResponse } from 'msw'
 import { type Json, override, PERSONAS } from './support/variant.js'
@@ -36,8 +37,7 @@ const boundsLeftOpen = (also: (document: Json) => void = () => {}): RequestHandl
   searchAtLeastOne(),
 ]
 
-const check = (report: Report, id: string): CheckResult => report.checks.find((result) => result.id === id)!
-const failed = (report: Report) => report.checks.filter((result) => result.status === 'failed').map(({ id }) => id)
+const [check, failed] = [checkOf, failedIds]
 
 async function reportOn(handlers: () => RequestHandler[]): Promise<Report> {
   const running = await startMock({ handlers: handlers() })

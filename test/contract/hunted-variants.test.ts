@@ -7,8 +7,9 @@ import { HttpResponse } from 'msw'
 import { beforeAll, expect, it } from 'vitest'
 import type { Fixtures } from '../../factories/fixtures.js'
 import { mintToken } from '../../model/auth/tokens.js'
-import { verify, type CheckResult, type Report } from '../../verify/index.js'
+import { verify } from '../../verify/index.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
+import { checkOf, failedIds, reportOn, warningsOf } from './support/reports.js'
 import { override, PERSONAS, rewrite, type Json } from './support/variant.js'
 import * as hunted from './variants/hunted.js'
 
@@ -21,27 +22,8 @@ beforeAll(async () => {
   await probe.close()
 })
 
-const check = (report: Report, id: string): CheckResult => report.checks.find((result) => result.id === id)!
-const failed = (report: Report) =>
-  report.checks.filter((result) => result.status === 'failed').map((result) => result.id)
-const warnings = (report: Report, id: string) => check(report, id).warnings.join('\n')
+const [check, failed, warnings] = [checkOf, failedIds, warningsOf]
 const otherTeam = () => fixtures.teams.find((team) => team.id !== fixtures.teams[0]!.id)!.id
-
-/** verify's report on the mock answering through `handlers`. */
-async function reportOn(
-  handlers: NonNullable<Parameters<typeof startMock>[0]>['handlers'],
-  setup: {
-    profile?: Parameters<typeof startMock>[0] extends infer O ? (O extends { profile?: infer P } ? P : never) : never
-    options?: Parameters<typeof verifyOptionsFor>[1]
-  } = {},
-): Promise<Report> {
-  const running = await startMock({ handlers, ...(setup.profile ? { profile: setup.profile } : {}) })
-  try {
-    return await verify(verifyOptionsFor(running, setup.options))
-  } finally {
-    await running.close()
-  }
-}
 
 it('warns, not fails, of optional fields left out (exclude_none); a required one left out fails', {
   timeout: TIMEOUT,

@@ -4,29 +4,14 @@
  * instead), broken ones fail the check meant for them.
  */
 import { expect, it } from 'vitest'
-import { verify, type CheckResult, type Report } from '../../verify/index.js'
-import { startMock, verifyOptionsFor } from './support/mock.js'
+import { checkOf, evidenceOf, failedIds, reportOn, warningsOf } from './support/reports.js'
 import * as open from './variants/open-choices.js'
 
 const TIMEOUT = 30_000
 
-type MockOptions = NonNullable<Parameters<typeof startMock>[0]>
-
-const check = (report: Report, id: string): CheckResult => report.checks.find((result) => result.id === id)!
-const failed = (report: Report) =>
-  report.checks.filter((result) => result.status === 'failed').map((result) => result.id)
-const warnings = (report: Report, id: string) => check(report, id).warnings.join('\n')
-const evidence = (report: Report, id: string) => JSON.stringify(check(report, id).evidence)
+const [check, failed, warnings, evidence] = [checkOf, failedIds, warningsOf, evidenceOf]
 
 /** verify's report on the mock answering through `handlers`. */
-async function reportOn(handlers: MockOptions['handlers'], profile?: MockOptions['profile']): Promise<Report> {
-  const running = await startMock({ handlers, ...(profile ? { profile } : {}) })
-  try {
-    return await verify(verifyOptionsFor(running))
-  } finally {
-    await running.close()
-  }
-}
 
 /** A mock that refuses duplicates (409, nothing added): the variants answer that refusal their own way. */
 const REJECTS = { bulkDuplicates: 'reject' } as const
@@ -34,7 +19,7 @@ const REJECTS = { bulkDuplicates: 'reject' } as const
 it('takes a duplicate refused with 400, nothing added, as reject, and warns that the mock answers 409', {
   timeout: TIMEOUT,
 }, async () => {
-  const report = await reportOn(open.duplicatesRefusedWith400(), REJECTS)
+  const report = await reportOn(open.duplicatesRefusedWith400(), { profile: REJECTS })
   expect(failed(report)).toEqual([])
   expect(report.profile.settings.bulkDuplicates).toBe('reject')
   expect(warnings(report, 'bulk.duplicates')).toMatch(
@@ -45,7 +30,7 @@ it('takes a duplicate refused with 400, nothing added, as reject, and warns that
 it('takes a duplicate refused with a 422 validation body, nothing added, as reject, with the same warning', {
   timeout: TIMEOUT,
 }, async () => {
-  const report = await reportOn(open.duplicatesRefusedWith422(), REJECTS)
+  const report = await reportOn(open.duplicatesRefusedWith422(), { profile: REJECTS })
   expect(failed(report)).toEqual([])
   expect(report.profile.settings.bulkDuplicates).toBe('reject')
   expect(warnings(report, 'bulk.duplicates')).toMatch(
@@ -57,7 +42,7 @@ it('fails a refusal of a duplicate that still stored the new values, whether 409
   timeout: 2 * TIMEOUT,
 }, async () => {
   for (const status of [409, 400] as const) {
-    const report = await reportOn(open.freshStoredDespiteRefusal(status), REJECTS)
+    const report = await reportOn(open.freshStoredDespiteRefusal(status), { profile: REJECTS })
     expect(failed(report), `refused with ${status}`).toEqual(['bulk.duplicates'])
     expect(evidence(report, 'bulk.duplicates')).toMatch(/-duplicate-new once: the refused POST [^ ]+ added nothing/)
   }

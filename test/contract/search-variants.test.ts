@@ -5,31 +5,17 @@
  * the search, searches another field, or misses a record holding the very word it was given fails.
  */
 import { expect, it } from 'vitest'
-import { verify, type CheckResult, type Report } from '../../verify/index.js'
-import { startMock, verifyOptionsFor } from './support/mock.js'
+import type { Report } from '../../verify/index.js'
+import { checkOf, evidenceOf, failedIds, reportOn, warningsOf } from './support/reports.js'
 import * as search from './variants/search.js'
 
 const TIMEOUT = 30_000
 const SEARCH_CHECKS = ['filters.combined', 'filters.search-fields']
 
-const check = (report: Report, id: string): CheckResult => report.checks.find((result) => result.id === id)!
-const failed = (report: Report) =>
-  report.checks
-    .filter((result) => result.status === 'failed')
-    .map((result) => result.id)
-    .sort()
-const warnings = (report: Report, id: string) => check(report, id).warnings.join('\n')
-const evidence = (report: Report, id: string) => JSON.stringify(check(report, id).evidence)
+const [_check, warnings, evidence] = [checkOf, warningsOf, evidenceOf]
+const failed = (report: Report) => failedIds(report).sort()
 
 /** verify's report on the mock answering through `handlers`. */
-async function reportOn(handlers: NonNullable<Parameters<typeof startMock>[0]>['handlers']): Promise<Report> {
-  const running = await startMock({ handlers })
-  try {
-    return await verify(verifyOptionsFor(running))
-  } finally {
-    await running.close()
-  }
-}
 
 /** The warning's tail: what the mock does, and that no profile setting aligns it. */
 const MOCK_READING =
