@@ -5,7 +5,7 @@ import { sourceAliases } from '../scripts/source-aliases.js'
 
 /**
  * Three tiers, as vitest projects (`vitest run --project unit|node|process`), and `msw`, the node tier
- * less the verifier's tests, for the runs on other msw versions:
+ * less the verifier's tests and the server's state machinery, for the runs on other platforms:
  * - `unit`: test/unit, pure functions: no servers.
  * - `node`: the mock in this process: the API, the hosts (setupServer, the Express app on a
  *   loopback port, Vite), the verifier against an in-process mock. The msw matrix runs this tier.
@@ -33,6 +33,17 @@ const PROCESS_TESTS = [
  * of its files, which assert that nothing in their process logged an error, saw another file's errors in one.
  */
 const ISOLATE_EACH_FILE = false
+/**
+ * The server's own state machinery: the memory budget's accounting, streamed exports and imports, the state file.
+ * They reach msw only as any API request does, which the other files cover, and seed worlds of tens of thousands of
+ * personas: half of the node tier's time on another platform. The node tier runs them; the msw tier does not.
+ */
+const STATE_MACHINERY = [
+  'test/server/memory-budget.test.ts',
+  'test/server/memory-budget-at-once.test.ts',
+  'test/server/state-stream.test.ts',
+  'test/server/persistence.test.ts',
+]
 export default defineConfig({
   // The project's root, not this folder: paths below are read from there.
   root: fileURLToPath(new URL('..', import.meta.url)),
@@ -65,13 +76,13 @@ export default defineConfig({
         test: { name: 'process', include: PROCESS_TESTS, globalSetup: ['test/global-setup-package.ts'] },
       },
       {
-        // The node tier less the verifier's tests: the verifier loads no msw (scripts/check-layers.mjs),
-        // so the other platforms' runs (scripts/test-platform.sh) leave it out.
+        // The node tier less the verifier's tests (the verifier loads no msw: scripts/check-layers.mjs) and the
+        // state machinery: the other platforms' runs (scripts/test-platform.sh) leave them out.
         extends: true,
         test: {
           name: 'msw',
           include: ['test/**/*.test.ts'],
-          exclude: [...NOT_NODE, ...PROCESS_TESTS, 'test/contract/**', '**/node_modules/**'],
+          exclude: [...NOT_NODE, ...PROCESS_TESTS, ...STATE_MACHINERY, 'test/contract/**', '**/node_modules/**'],
           globalSetup: ['test/global-setup.ts'],
           isolate: ISOLATE_EACH_FILE,
         },
