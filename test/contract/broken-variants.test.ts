@@ -1,38 +1,10 @@
-import { beforeAll, expect, it } from 'vitest'
-import type { Fixtures } from '../../factories/fixtures.js'
-import { ALL_CHECKS, verify } from '../../verify/index.js'
-import { BROKEN_VARIANTS } from './broken-variants.js'
-import { startMock, verifyOptionsFor } from './support/mock.js'
+import { expect, it } from 'vitest'
+import { ALL_CHECKS } from '../../verify/index.js'
+import { BROKEN_ANSWERS, BROKEN_VARIANTS } from './broken-variants.js'
+import { itCatchesEach } from './support/catches.js'
 
-/** The fixtures of the default seed: every mock a variant starts has the same ids and tokens. */
-let fixtures: Fixtures
-beforeAll(async () => {
-  const probe = await startMock()
-  fixtures = probe.sessions.primary.fixtures
-  await probe.close()
-})
-
-it.concurrent.each(BROKEN_VARIANTS)('catches "$bug" with $caughtBy', async ({ caughtBy, alsoFails = [], handlers }) => {
-  const running = await startMock({ handlers: handlers(fixtures) })
-  try {
-    const report = await verify(verifyOptionsFor(running))
-    const failed = report.checks.filter((check) => check.status === 'failed')
-    expect(failed.map((check) => check.id).sort(), 'exactly the checks the bug breaks fail').toEqual(
-      [caughtBy, ...alsoFails].sort(),
-    )
-    const caught = failed.find((check) => check.id === caughtBy)!
-    expect(caught.evidence.length, 'the failure shows its evidence').toBeGreaterThan(0)
-    expect(
-      caught.evidence.every((item) => item.request && item.expected && item.got),
-      'request, expected and got',
-    ).toBe(true)
-    const curls = caught.evidence.map((item) => item.curl?.slice(0, 12))
-    expect(curls, 'a curl command for each').toEqual(caught.evidence.map(() => 'curl -sS -i '))
-    expect(report.ok).toBe(false)
-  } finally {
-    await running.close()
-  }
-})
+/** The variants of what the server answers; broken-requests.test.ts runs the others, so that two workers share them. */
+itCatchesEach(BROKEN_ANSWERS)
 
 it('has a variant that breaks each check able to fail (only contract checks can; dialect and choice ones report)', () => {
   const caught = new Set(BROKEN_VARIANTS.flatMap((variant) => [variant.caughtBy, ...(variant.alsoFails ?? [])]))

@@ -7,11 +7,10 @@ import { VALIDATION } from './variants/validation.js'
 
 export type { BrokenVariant }
 
+/** The broken variants of what the server answers: the schema, paging and filter checks. */
+export const BROKEN_ANSWERS: BrokenVariant[] = [...SCHEMA_AND_PAGING, ...FILTERS]
+/** The broken variants of what the server takes: the validation, auth, error and bulk write checks. */
+export const BROKEN_REQUESTS: BrokenVariant[] = [...VALIDATION, ...AUTH_AND_ERRORS, ...BULK_AND_DRIFT]
+
 /** Every broken variant of the mock (test/contract/variants/), each a realistic contract bug. */
-export const BROKEN_VARIANTS: BrokenVariant[] = [
-  ...SCHEMA_AND_PAGING,
-  ...FILTERS,
-  ...VALIDATION,
-  ...AUTH_AND_ERRORS,
-  ...BULK_AND_DRIFT,
-]
+export const BROKEN_VARIANTS: BrokenVariant[] = [...BROKEN_ANSWERS, ...BROKEN_REQUESTS]
