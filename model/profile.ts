@@ -37,6 +37,13 @@ const perOperation = Object.fromEntries(OPERATION_NAMES.map((name) => [name, sta
 const errorTexts = Object.fromEntries(Object.keys(DEFAULT_ERROR_TEXTS).map((name) => [name, z.string().optional()]))
 
 /**
+ * The statuses a bulk add may answer its records with (the description does not show which): 201 Created, the
+ * default, and 200, 202 Accepted, 203 and 207 Multi-Status, which bulk APIs use too. 204 and 205 carry no body,
+ * and 206 answers a range request: none of them can be the answer "a JSON array of demographic value records".
+ */
+export const BULK_ADD_STATUSES = [201, 200, 202, 203, 207] as const
+
+/**
  * Where the API description is silent, `decisions.md` settles a default and names the
  * switch. A team aligns the mock with its real server by changing these (the contract
  * verifier reports which value a real server shows).
@@ -45,8 +52,8 @@ export const Profile = z
   .object({
     /** Status for a missing or non-Bearer `Authorization`: FastAPI ≥0.122 answers 401, ≤0.121 403. */
     missingCredentialsStatus: z.literal([401, 403]).default(401),
-    /** Success status of the bulk add. */
-    bulkAddStatus: z.literal([201, 200]).default(201),
+    /** Success status of the bulk add: one of {@link BULK_ADD_STATUSES}. */
+    bulkAddStatus: z.literal([...BULK_ADD_STATUSES]).default(201),
     /**
      * A value already in the dimension, or repeated in the request. `skip`: left out of the answer; `reject`: 409
      * and nothing is added; `store`: stored and answered again, as a server without a uniqueness rule does.

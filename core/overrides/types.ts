@@ -12,6 +12,7 @@ import type {
 import type { OperationName } from '../../model/api/routes.js'
 import type { BulkAddValues, ListPersonasQuery } from '../../model/requests.js'
 import type { World } from '../../model/world.js'
+import type { BULK_ADD_STATUSES } from '../../model/profile.js'
 
 /** Validated values: every parameter present, `null` where the request left an optional one out. */
 type Validated<T> = { [K in keyof T]-?: Exclude<T[K], undefined> }
@@ -32,8 +33,8 @@ export interface OperationTypes {
     query: Record<string, never>
     params: { dimension_id: string }
     body: OnTheWire<z.output<typeof BulkAddValues>>
-    /** 201 unless the profile's `bulkAddStatus` says 200; either may be given. */
-    status: 200 | 201
+    /** 201 unless the profile's `bulkAddStatus` says another; any of its statuses may be given. */
+    status: (typeof BULK_ADD_STATUSES)[number]
     response: BulkAddValuesResponse
   }
   list_policy_rules: {

@@ -3,7 +3,8 @@ import { HttpResponse } from 'msw'
 import { resolveProfile, type ProfileOptions } from '../../model/profile.js'
 import { verify, type ProfileFile } from '../../verify/index.js'
 import { pydanticOf, timestampUnitOf } from '../../verify/profile/detection.js'
-import { OPENAPI, override } from './support/variant.js'
+import { evidenceOf, failedIds, reportOn } from './support/reports.js'
+import { BULK, forward, OPENAPI, override } from './support/variant.js'
 import { startMock, verifyOptionsFor } from './support/mock.js'
 
 const NON_DEFAULT: ProfileOptions = {
@@ -115,4 +116,29 @@ it('reads the timestamp unit from magnitudes, none from microseconds or another 
   expect(
     pydanticOf('Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3'),
   ).toBeUndefined()
+})
+
+it.each([202, 203, 207] as const)('detects a bulk add answered %i, as a choice that fails nothing', async (status) => {
+  const running = await startMock({ profile: { bulkAddStatus: status } })
+  try {
+    const report = await verify(verifyOptionsFor(running))
+    expect(report.profile.settings.bulkAddStatus).toBe(status)
+    expect(report.profile.detected.bulkAddStatus?.source).toMatch(`values/bulk answered ${status}`)
+    expect(report.checks.filter((check) => check.status !== 'passed').map((check) => check.id)).toEqual([])
+  } finally {
+    await running.close()
+  }
+})
+
+it('fails a bulk add answered 204, which cannot carry the records it added', async () => {
+  const bodiless = override('post', BULK, async (request) => {
+    const real = await forward(request)
+    return real.ok ? new HttpResponse(null, { status: 204 }) : real
+  })
+  const report = await reportOn([bodiless])
+  expect(failedIds(report)).toContain('schema.bulk-values')
+  expect(evidenceOf(report, 'schema.bulk-values')).toContain('201, 200, 202, 203 or 207 with the added value')
+  expect(report.profile.detected.bulkAddStatus?.source, 'no success seen: read from the document').toMatch(
+    /openapi\.json/,
+  )
 })

@@ -63,6 +63,7 @@ VARIANTS: Dict[str, str] = {
     # legitimate variants
     "legit:missing-credentials-401": "no/non-Bearer Authorization: 401 + WWW-Authenticate (FastAPI >=0.122) instead of 0.92's 403 [profile missingCredentialsStatus]",
     "legit:bulk-200": "bulk add succeeds with 200 instead of 201 [profile bulkAddStatus]",
+    "legit:bulk-202": "bulk add succeeds with 202 Accepted instead of 201 [profile bulkAddStatus]",
     "legit:bulk-reject-duplicates": "a duplicate value rejects the whole request: 409, nothing added [profile bulkDuplicates]",
     "legit:duplicates-stored": "no uniqueness rule: a duplicate value is stored and answered again [profile bulkDuplicates]",
     "legit:timestamps-ms": "every timestamp in milliseconds instead of seconds [profile timestampUnit]",
@@ -570,7 +571,7 @@ app.get(
 # ---------------------------------------------------------------------------------------------------------------
 # 2. Bulk add values to a dimension
 # ---------------------------------------------------------------------------------------------------------------
-BULK_STATUS = 200 if on("legit:bulk-200") else 201
+BULK_STATUS = 200 if on("legit:bulk-200") else 202 if on("legit:bulk-202") else 201
 bulk_auth = current_user if on("bug:bulk-no-admin") else require_super_admin
 
 

@@ -48,6 +48,7 @@ export const LEGIT_SHOWS: LegitShows[] = [
     observations: { fastapi: /≥0\.122/ },
   },
   { variant: 'legit:bulk-200', settings: clean({ bulkAddStatus: 200 }) },
+  { variant: 'legit:bulk-202', settings: clean({ bulkAddStatus: 202 }) },
   {
     variant: 'legit:rules-any-team',
     settings: CLEAN_PROFILE,

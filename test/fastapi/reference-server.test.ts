@@ -23,6 +23,7 @@ if (unavailable) console.warn(`test/fastapi skipped: ${unavailable}`)
 const LEGIT_VARIANTS = [
   'legit:missing-credentials-401',
   'legit:bulk-200',
+  'legit:bulk-202',
   'legit:bulk-reject-duplicates',
   'legit:duplicates-stored',
   'legit:timestamps-ms',

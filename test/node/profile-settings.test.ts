@@ -175,7 +175,7 @@ it('names what a setting takes, and the setting a misspelt one is nearest to, in
     'Invalid mock profile. missingCredentialsStatus: Invalid option: expected one of 401|403',
   )
   expect(refusal({ bulkAddStatus: '201' })).toBe(
-    'Invalid mock profile. bulkAddStatus: Invalid option: expected one of 201|200',
+    'Invalid mock profile. bulkAddStatus: Invalid option: expected one of 201|200|202|203|207',
   )
   expect(refusal({ missingCredentialStatus: 403 })).toBe(
     'Invalid mock profile. (profile): Unrecognized key: "missingCredentialStatus" (did you mean "missingCredentialsStatus"?)',

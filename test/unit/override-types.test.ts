@@ -20,7 +20,7 @@ it('types the body of each operation’s answer', () => {
     Extract<OperationOverride<'list_personas'>, { status?: 200 }>['body']
   >().toEqualTypeOf<PersonaListResponse>()
   expectTypeOf<
-    Extract<OperationOverride<'bulk_add_values'>, { status?: 200 | 201 }>['body']
+    Extract<OperationOverride<'bulk_add_values'>, { status?: 201 | 200 | 202 | 203 | 207 }>['body']
   >().toEqualTypeOf<BulkAddValuesResponse>()
   expectTypeOf<
     Extract<OperationOverride<'list_policy_rules'>, { status?: 200 }>['body']
@@ -32,6 +32,9 @@ it('types the body of each operation’s answer', () => {
     mock.override('list_personas', { status: 404, body: { detail: 'Not Found' } })
     mock.override('list_personas', { error: 'not_authenticated' })
     mock.override('bulk_add_values', { status: 201, body: [] })
+    mock.override('bulk_add_values', { status: 202, body: [] })
+    // @ts-expect-error a bulk add's success carries its records: never a bodiless 204
+    mock.override('bulk_add_values', { status: 204, body: [] })
     // @ts-expect-error a wrong body shape for list_personas
     mock.override('list_personas', { status: 200, body: { results: 'none', total: 0 } })
     // @ts-expect-error list_personas answers a page, not a list of values

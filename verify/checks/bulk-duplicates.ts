@@ -4,7 +4,8 @@ import { HTTP_ERROR_BODY } from '../schema/responses.js'
 import { validateShape } from '../schema/validation.js'
 import { add, addedRecords } from './bulk-writes.js'
 import type { CheckScope } from './check.js'
-import { expectStatus, mismatch } from './expectations.js'
+import { BULK_ADD_STATUSES } from '../../model/profile.js'
+import { BULK_ADDED, expectBulkAdded, expectStatus, mismatch } from './expectations.js'
 
 /**
  * What a bulk add does with duplicates: the description leaves it open, so each of the three
@@ -26,8 +27,8 @@ export async function expectDuplicatesChoice(
   probe: DuplicatesProbe,
 ): Promise<void> {
   if (isRefusal(answer)) return expectRejected(scope, answer, probe.fresh)
-  const expected = `200 or 201 with only ${probe.fresh} (duplicates skipped), or every value sent, each a record of its own (stored again), or a refusal (4xx) that adds nothing (rejected)`
-  if (!expectStatus(scope, answer, [200, 201], expected)) return
+  const expected = `${BULK_ADDED} with only ${probe.fresh} (duplicates skipped), or every value sent, each a record of its own (stored again), or a refusal (4xx) that adds nothing (rejected)`
+  if (!expectStatus(scope, answer, BULK_ADD_STATUSES, expected)) return
   const records = Array.isArray(answer.json) ? answer.json.filter(isRecord) : []
   const choice = choiceShown(records, probe)
   const values = JSON.stringify(records.map((record) => record['value']))
@@ -74,10 +75,10 @@ async function expectRejected(scope: CheckScope, answer: ApiAnswer, fresh: strin
   const repeated = await add(scope, [{ value: fresh }, { value: fresh }])
   if (isRefusal(repeated)) {
     const again = await add(scope, [{ value: fresh }])
-    const nothingAdded = `200 or 201 with ${fresh} once: the refused ${requestLine(answer.request)} added nothing`
-    if (!expectStatus(scope, again, [200, 201], nothingAdded) || !addedRecords(scope, again, 1)) return
+    const nothingAdded = `with ${fresh} once: the refused ${requestLine(answer.request)} added nothing`
+    if (!expectBulkAdded(scope, again, nothingAdded) || !addedRecords(scope, again, 1)) return
   } else {
-    const records = expectStatus(scope, repeated, [200, 201], `a refusal, or 200 or 201 with ${fresh}`)
+    const records = expectStatus(scope, repeated, BULK_ADD_STATUSES, `a refusal, or ${BULK_ADDED} with ${fresh}`)
       ? (repeated.json as Json[])
       : undefined
     const values = Array.isArray(records) ? records.filter(isRecord).map((record) => record['value']) : []

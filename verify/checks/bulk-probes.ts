@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { bulkAdd } from '../client/api.js'
 import type { VerifyContext } from '../context.js'
 import { requestLine, type ApiAnswer, type ApiRequest } from '../client/http.js'
+import { isBulkAdded } from './expectations.js'
 
 /**
  * Probes of the bulk add's validation: bodies sent with the admin token to a dimension that does
@@ -81,7 +82,7 @@ export async function probeBody(
   const answer = await ctx.send(request)
   const locs = answer.status === 422 ? locsOf(answer) : []
   if (answer.status === 422) ctx.recordValidationError(answer)
-  const accepted = (answer.status === 404 && !dimensionId) || answer.status === 200 || answer.status === 201
+  const accepted = (answer.status === 404 && !dimensionId) || isBulkAdded(answer)
   // A 422 at the path only is about the dimension, not the body.
   const verdict = atBody(answer) ? 'refused' : accepted ? 'accepted' : 'unclear'
   return { verdict, answer, locs }

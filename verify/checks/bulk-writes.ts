@@ -2,7 +2,7 @@ import { bulkAdd } from '../client/api.js'
 import { completeItem, requiredItemFields } from './bulk-probes.js'
 import type { CheckScope } from './check.js'
 import { isRecord, type Json, sameId } from '../client/crawl.js'
-import { expectStatus, mismatch, sameJson } from './expectations.js'
+import { expectBulkAdded, isBulkAdded, mismatch, sameJson } from './expectations.js'
 import { requestLine, type ApiAnswer } from '../client/http.js'
 
 /** The bulk checks' writes: values added to the run's dimension, and what the answers are held to. */
@@ -16,7 +16,7 @@ export async function add(scope: CheckScope, values: Array<Record<string, unknow
   const { fields } = await requiredItemFields(ctx)
   const items = values.map((item) => completeItem(item, fields))
   const answer = await ctx.send(bulkAdd(ctx.ids.dimensionId!, { values: items }, ctx.credentials.admin!))
-  if ((answer.status === 200 || answer.status === 201) && !ctx.facts.bulkAddStatus) {
+  if (isBulkAdded(answer) && !ctx.facts.bulkAddStatus) {
     ctx.facts.bulkAddStatus = {
       value: answer.status,
       source: `${requestLine(answer.request)} answered ${answer.status}`,
@@ -27,7 +27,7 @@ export async function add(scope: CheckScope, values: Array<Record<string, unknow
 
 /** The records of a successful add, or undefined with the evidence recorded. */
 export function addedRecords(scope: CheckScope, answer: ApiAnswer, count: number): Json[] | undefined {
-  if (!expectStatus(scope, answer, [200, 201], `200 or 201 with ${count} added value(s)`)) return undefined
+  if (!expectBulkAdded(scope, answer, `with ${count} added value(s)`)) return undefined
   const records = Array.isArray(answer.json) ? answer.json.filter(isRecord) : []
   return scope.expect(records.length === count, mismatch(answer, `an array of ${count} record(s), one per value added`))
     ? records

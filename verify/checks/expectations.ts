@@ -1,3 +1,4 @@
+import { BULK_ADD_STATUSES } from '../../model/profile.js'
 import type { CheckScope, Finding } from './check.js'
 import { readPage, type Page } from '../client/crawl.js'
 import { describeAnswer, describeRequest, type ApiAnswer, type ApiRequest } from '../client/http.js'
@@ -31,6 +32,17 @@ export function expectStatus(
 ): boolean {
   return scope.expect(statuses.includes(answer.status), mismatch(answer, expected))
 }
+
+/** The statuses a bulk add may answer its records with, as evidence names them: "201, 200, 202, 203 or 207". */
+export const BULK_ADDED = `${BULK_ADD_STATUSES.slice(0, -1).join(', ')} or ${BULK_ADD_STATUSES.at(-1)}`
+
+/** Whether a bulk add succeeded with its records: which of {@link BULK_ADD_STATUSES} is the server's choice. */
+export const isBulkAdded = (answer: ApiAnswer): boolean =>
+  (BULK_ADD_STATUSES as readonly number[]).includes(answer.status)
+
+/** A bulk add's success ("<statuses> <what>"), or the evidence of what came instead. */
+export const expectBulkAdded = (scope: CheckScope, answer: ApiAnswer, what: string): boolean =>
+  expectStatus(scope, answer, BULK_ADD_STATUSES, `${BULK_ADDED} ${what}`)
 
 /** A body that validates against a schema pair: failures are evidence, the rest warnings. */
 export function expectShape(scope: CheckScope, answer: ApiAnswer, pair: SchemaPair): boolean {

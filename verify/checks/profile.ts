@@ -6,6 +6,8 @@ import { timestampsOf, timestampsUnread, timestampUnitOf } from '../profile/dete
 import { personaReference, rulesReference } from './reference-sets.js'
 import { rulesPaging } from '../profile/rules-paging.js'
 import { detect, detectSeen, observe, undetermined } from './profile-support.js'
+import { BULK_ADD_STATUSES } from '../../model/profile.js'
+import { BULK_ADDED } from './expectations.js'
 
 /** An order the mock has no setting for: observed, and a warning when it is not the mock's. */
 function observeOrder(scope: CheckScope, what: string, crawl: Crawl, orderings: readonly Ordering[]): void {
@@ -33,7 +35,7 @@ export const profileChecks: Check[] = [
   {
     id: 'profile.bulk-add-status',
     kind: 'choice',
-    description: 'the success status of the bulk add: 201 or 200',
+    description: `the success status of the bulk add: ${BULK_ADDED}`,
     async run(scope) {
       const seen = scope.ctx.facts.bulkAddStatus ?? (await documentedBulkStatus(scope))
       detectSeen(scope, 'bulkAddStatus', seen, 'no value was added (read-only run) and /openapi.json does not say')
@@ -119,6 +121,6 @@ async function documentedBulkStatus(scope: CheckScope): Promise<{ value: number;
   const item = document?.paths?.['/v1/demographics/{dimension_id}/values/bulk'] as
     | { post?: { responses?: Record<string, unknown> } }
     | undefined
-  const status = ['201', '200'].find((code) => item?.post?.responses?.[code] !== undefined)
-  return status ? { value: Number(status), source: 'the bulk add responses in GET /openapi.json' } : undefined
+  const status = BULK_ADD_STATUSES.find((code) => item?.post?.responses?.[String(code)] !== undefined)
+  return status ? { value: status, source: 'the bulk add responses in GET /openapi.json' } : undefined
 }

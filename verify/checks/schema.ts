@@ -1,7 +1,7 @@
 import { bulkAdd } from '../client/api.js'
 import type { Check, CheckScope } from './check.js'
 import type { Crawl } from '../client/crawl.js'
-import { expectShape, expectStatus } from './expectations.js'
+import { expectBulkAdded, expectShape } from './expectations.js'
 import { partialNote, personaReference, rulesReference } from './reference-sets.js'
 import {
   DEMOGRAPHIC_VALUES,
@@ -55,8 +55,7 @@ export const schemaChecks: Check[] = [
       const value = ctx.uniqueValue('schema')
       const item = { value, display_name: value, metadata: {}, sort_order: 1 }
       const answer = await ctx.send(bulkAdd(ctx.ids.dimensionId!, { values: [item] }, ctx.credentials.admin!))
-      if (expectStatus(scope, answer, [200, 201], '200 or 201 with the added value'))
-        expectShape(scope, answer, DEMOGRAPHIC_VALUES)
+      if (expectBulkAdded(scope, answer, 'with the added value')) expectShape(scope, answer, DEMOGRAPHIC_VALUES)
     },
   },
 ]

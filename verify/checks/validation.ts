@@ -5,7 +5,7 @@ import { bodyReadFirst, dimensionLookedUpFirst, NOT_A_STRING } from './bulk-prob
 import { bulkLimitsCheck } from './bulk-limits.js'
 import type { Check, CheckScope } from './check.js'
 import type { VerifyContext } from '../context.js'
-import { expectValidationError, mismatch, type Loc } from './expectations.js'
+import { expectValidationError, isBulkAdded, mismatch, type Loc } from './expectations.js'
 import { describeAnswer, requestLine, type ApiAnswer } from '../client/http.js'
 import { limitProbes } from '../drift/list-bounds.js'
 import { rulesPaging } from '../profile/rules-paging.js'
@@ -101,7 +101,7 @@ export const validationChecks: Check[] = [
           'an invalid item was not sent: a server may skip it and add the rest (pass --allow-writes and --dimension-id to send it)',
         )
       const answer = await ctx.send(bulkAdd(ctx.ids.dimensionId, BAD_ITEM.body, ctx.credentials.admin!))
-      if (answer.status === 200 || answer.status === 201) return scope.warn(partlyInvalidChoice(answer))
+      if (isBulkAdded(answer)) return scope.warn(partlyInvalidChoice(answer))
       expectValidationError(scope, answer, BAD_ITEM.loc)
     },
   },

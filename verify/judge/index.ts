@@ -1,6 +1,6 @@
 import { API_ROUTES, type ApiRoute } from '../../model/api/routes.js'
 import { createRouter, type RouteResult } from '../../fastapi/http/router.js'
-import { DEFAULT_PROFILE, type Profile } from '../../model/profile.js'
+import { BULK_ADD_STATUSES, DEFAULT_PROFILE, type Profile } from '../../model/profile.js'
 import { judgeBulkValues } from './bulk.js'
 import { readParams } from './params.js'
 import { judgePersonaPage, judgeRulePage } from './lists.js'
@@ -78,8 +78,9 @@ function judgeSuccess(
   params: Record<string, string>,
   profile: JudgedProfile,
 ): Violation[] {
-  // The bulk add's 200 or 201 is a profile choice (`bulkAddStatus`): either keeps an app working.
-  const allowed = matched.name === 'bulk_add_values' ? [200, 201] : [matched.response.status(profile)]
+  // The bulk add's success status is a profile choice (`bulkAddStatus`): any of them keeps an app working.
+  const allowed: readonly number[] =
+    matched.name === 'bulk_add_values' ? BULK_ADD_STATUSES : [matched.response.status(profile)]
   const violations: Violation[] = allowed.includes(exchange.status)
     ? []
     : [{ check: 'status', message: `${exchange.status} where ${matched.name} answers ${allowed.join(' or ')}` }]
