@@ -9,7 +9,8 @@ const PROBLEMS_SHOWN = 10
 /**
  * What is wrong with a state's records of the served document's collections (an import, an uploaded snapshot, a
  * state file), or undefined: each collection must be one the document declares, each record must fit the record
- * schema (as the answers that will show it are validated), and no id may be there twice.
+ * schema (as the answers that will show it are validated), and no id may be there twice (a record without one, in a
+ * collection whose schema has none, is no duplicate).
  * @example documentedStateCheck(document)({ '/v1/agents': [{ id: 5 }] }) // 'documented./v1/agents[0].name: ...'
  */
 export function documentedStateCheck(document: ServedDocument): (contents: DocumentedContents) => string | undefined {
@@ -29,11 +30,13 @@ export function documentedStateCheck(document: ServedDocument): (contents: Docum
       records.forEach((record, index) => {
         for (const problem of recordProblems(document, collection.schema, record))
           problems.push(`${at}[${index}].${problem}`)
-        const id = String(record[collection.idField])
-        const earlier = seen.get(id)
+        // A record without an id clashes with none, as the writes that stored it had it (`idTaken`).
+        const id = record[collection.idField]
+        if (id === undefined || id === null) return
+        const earlier = seen.get(String(id))
         if (earlier !== undefined)
           problems.push(`${at}[${index}].${collection.idField}: the id of item ${earlier} again`)
-        seen.set(id, index)
+        seen.set(String(id), index)
       })
     }
     if (problems.length === 0) return undefined

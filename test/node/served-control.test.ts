@@ -234,3 +234,75 @@ describe('imports over the control API', () => {
     expect((await control('PUT', '/state', state)).status, 'its own export is taken').toBe(200)
   })
 })
+
+describe('a served collection whose records have no id', () => {
+  /** A log a team only appends to and lists: no item path, no id field. */
+  const EVENTS = {
+    openapi: '3.1.0',
+    info: { title: 'events', version: '1' },
+    paths: {
+      '/v1/events/': {
+        get: {
+          operationId: 'list_events',
+          responses: {
+            '200': {
+              description: 'ok',
+              content: {
+                'application/json': {
+                  schema: { type: 'array', items: { $ref: '#/components/schemas/Event' } },
+                },
+              },
+            },
+          },
+        },
+        post: {
+          operationId: 'add_event',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } },
+          },
+          responses: {
+            '201': {
+              description: 'added',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Event: {
+          type: 'object',
+          properties: { kind: { type: 'string' } },
+          required: ['kind'],
+        },
+      },
+    },
+  }
+
+  it('loads back the state it exports, as the writes that stored them took them', async () => {
+    mock = await createMockServer({ seed: 5, openapi: EVENTS })
+    const control = (method: string, body?: unknown) =>
+      fetch(mock!.url('/__mock/state'), {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    for (const kind of ['started', 'stopped']) {
+      const added = await fetch(mock.url('/v1/events/'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${mock.fixtures.tokens.team_reader}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ kind }),
+      })
+      expect(added.status).toBe(201)
+    }
+    const state = await json(await control('GET'))
+    const stored = state.documented['/v1/events'] as Array<Record<string, unknown>>
+    expect(stored.slice(-2).map((event) => event['kind'])).toEqual(['started', 'stopped'])
+    const loaded = await control('PUT', state)
+    expect(loaded.status, await loaded.clone().text()).toBe(200)
+    const again = await json(await control('GET'))
+    expect(again.documented).toEqual(state.documented)
+  })
+})
