@@ -3,21 +3,12 @@
  * it is made or failed, so together they pass it no more than one alone. Apart from memory-budget.test.ts, whose
  * other tests a second worker runs meanwhile: each file here seeds worlds of tens of thousands of personas.
  */
-import { afterEach, expect, it } from 'vitest'
-import type { RunningServer } from 'agent-console-mock/server'
-import { http, startTestServer } from '../support/server.js'
+import { expect, it } from 'vitest'
+import { http } from '../support/server.js'
+import { budgetServers, MB, session } from './support/budget.js'
 
-const MB = 2 ** 20
-let running: RunningServer | undefined
-afterEach(() => running?.close())
-
-/** Each test its own seed: seeded worlds are shared by every server of a process. */
-async function start(maxMemoryBytes: number, seed: number) {
-  running = await startTestServer({ seed, personasPerTeam: 10, maxMemoryBytes })
-  return http(running)
-}
-
-const session = (key: string) => ({ 'x-mock-session': key })
+const server = budgetServers()
+const start = server.start
 
 it('admits changes sent at once one after another: together they pass the budget no more than one alone', async () => {
   const call = await start(40 * MB, 26)
@@ -35,7 +26,7 @@ it('admits changes sent at once one after another: together they pass the budget
 })
 
 it('holds what imports sent at once were admitted for until each is swapped in', async () => {
-  running = await startTestServer({ seed: 33, personasPerTeam: 10, maxMemoryBytes: 48 * MB, maxBodyBytes: 64 * MB })
+  const running = await server.use({ seed: 33, personasPerTeam: 10, maxMemoryBytes: 48 * MB, maxBodyBytes: 64 * MB })
   const call = http(running)
   const token = running.sessions.primary.fixtures.tokens.team_reader
   const big = await call('/__mock/reset', { method: 'POST', json: { personas: 20_000 }, headers: session('source') })
@@ -63,7 +54,7 @@ it('holds what imports sent at once were admitted for until each is swapped in',
 
 it('holds what a bulk add may store, not its body alone: writes sent at once stay near the budget', async () => {
   const call = await start(24 * MB, 34)
-  const { fixtures } = running!.sessions.primary
+  const { fixtures } = server.running.sessions.primary
   // ~1 MiB each, 1,000 values: ~4 MiB stored. Held for their body alone, all were admitted together.
   const values = Array.from({ length: 1000 }, (_, i) => ({ value: `v${i}`, metadata: { pad: 'p'.repeat(1000) } }))
   const adds = await Promise.all(
@@ -90,7 +81,7 @@ it('holds a bulk add for the records the profile in effect lets it create, a sce
     description: 'bulk adds of up to 5,000 values',
     apply: (context: { profile(settings: object): void }) => context.profile({ bounds: { bulkMaxItems: 5000 } }),
   }
-  running = await startTestServer({ seed: 36, personasPerTeam: 10, maxMemoryBytes: 16 * MB, scenarios: [raisedCap] })
+  const running = await server.use({ seed: 36, personasPerTeam: 10, maxMemoryBytes: 16 * MB, scenarios: [raisedCap] })
   const call = http(running)
   const { fixtures } = running.sessions.primary
   const add = (count: number, headers: Record<string, string> = {}) =>

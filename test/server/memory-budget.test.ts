@@ -3,22 +3,13 @@
  * budget first let the least recently used sessions go, and are refused with 503 and a sentence
  * that says what to do when there is still no room. Nothing crashes the server.
  */
-import { afterEach, expect, it, vi } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { World } from 'agent-console-mock'
-import type { RunningServer } from 'agent-console-mock/server'
-import { http, loggedErrors, startTestServer } from '../support/server.js'
+import { http, loggedErrors } from '../support/server.js'
+import { budgetServers, MB, session } from './support/budget.js'
 
-const MB = 2 ** 20
-let running: RunningServer | undefined
-afterEach(() => running?.close())
-
-/** Each test its own seed: seeded worlds are shared by every server of a process. */
-async function start(maxMemoryBytes: number, seed: number) {
-  running = await startTestServer({ seed, personasPerTeam: 10, maxMemoryBytes })
-  return http(running)
-}
-
-const session = (key: string) => ({ 'x-mock-session': key })
+const server = budgetServers()
+const start = server.start
 
 /** How many of `add(0)`, `add(1)`, ... are answered 201 before the first 503 (which must come before 40). */
 async function acceptedUntilRefused(add: (i: number) => Promise<{ status: number; text: string }>, flat: string) {
@@ -40,7 +31,7 @@ it('serves 40 sessions reset to 100,000 personas a team from one shared world, w
     })
     expect(reset.status, `reset of session ${i}: ${reset.text}`).toBe(200)
   }
-  const fixtures = running!.sessions.primary.fixtures
+  const fixtures = server.running.sessions.primary.fixtures
   const page = await call('/v1/personas/?limit=1', { token: fixtures.tokens.team_reader, headers: session('big-39') })
   expect(page.json.total).toBe(100_000)
   const primary = await call('/v1/personas/?limit=1', { token: fixtures.tokens.team_reader })
@@ -49,7 +40,7 @@ it('serves 40 sessions reset to 100,000 personas a team from one shared world, w
 
 it('lets the least recently used session go to make room for a new world', async () => {
   const call = await start(40 * MB, 22)
-  const fixtures = running!.sessions.primary.fixtures
+  const fixtures = server.running.sessions.primary.fixtures
   const addValue = (key: string) =>
     call(`/v1/demographics/${fixtures.dimensions[0]!.id}/values/bulk`, {
       method: 'POST',
@@ -76,7 +67,7 @@ it('lets the least recently used session go to make room for a new world', async
 
 it('refuses a world larger than the budget with 503 saying what to do, and changes nothing', async () => {
   const call = await start(40 * MB, 23)
-  const fixtures = running!.sessions.primary.fixtures
+  const fixtures = server.running.sessions.primary.fixtures
   const refused = await call('/__mock/reset', { method: 'POST', json: { personas: 100_000 }, headers: session('c') })
   expect(refused.status).toBe(503)
   expect(refused.json.detail).toMatch(/fewer sessions or a smaller world.*--max-memory/)
@@ -98,7 +89,7 @@ it('refuses an import that does not fit, keeping the world', async () => {
 
 it('admits a write for the bytes it sends: a chunked body is refused as one with content-length', async () => {
   // Bodies of up to 8 MB: the budget, not the body limit, is what refuses here.
-  running = await startTestServer({ seed: 25, personasPerTeam: 10, maxMemoryBytes: 4 * MB, maxBodyBytes: 8 * MB })
+  const running = await server.use({ seed: 25, personasPerTeam: 10, maxMemoryBytes: 4 * MB, maxBodyBytes: 8 * MB })
   const call = http(running)
   const { dimensions, tokens } = running.sessions.primary.fixtures
   const bulk = `/v1/demographics/${dimensions[0]!.id}/values/bulk`
@@ -159,7 +150,7 @@ it('reads the records of a world it counts only once the world changed, however 
 it('keeps the JSON of answered lists within a quarter of the budget for all sessions together', async () => {
   const call = await start(64 * MB, 25)
   await call('/__mock/reset', { method: 'POST', json: { personas: 3000 } })
-  const { fixtures, keptJson } = running!.sessions.primary
+  const { fixtures, keptJson } = server.running.sessions.primary
   const team = fixtures.teams[0]!.id
   expect(keptJson.maxBytes).toBe(16 * MB)
   /** A session that owns its team's list (it stored a persona) and pages through all of it. */
@@ -185,7 +176,9 @@ it('keeps the JSON of answered lists within a quarter of the budget for all sess
   const sessions = Math.ceil((2 * keptJson.maxBytes) / oneList)
   for (let i = 0; i < sessions; i++) await readAll(`s${i}`)
   // Every session's instance takes from the one budget, which held the line.
-  const instances = await Promise.all(['first', 's0', `s${sessions - 1}`].map((key) => running!.sessions.instance(key)))
+  const instances = await Promise.all(
+    ['first', 's0', `s${sessions - 1}`].map((key) => server.running.sessions.instance(key)),
+  )
   for (const instance of instances) expect(instance.keptJson).toBe(keptJson)
   expect(keptJson.bytesInUse).toBeLessThanOrEqual(keptJson.maxBytes)
   expect(keptJson.bytesInUse, 'the lists would have kept twice the bound').toBeGreaterThan(keptJson.maxBytes - 2 * MB)
@@ -193,7 +186,7 @@ it('keeps the JSON of answered lists within a quarter of the budget for all sess
 
 it("admits the world a request's own scenario seeds (X-Mock-Scenario), refusing it past the budget", async () => {
   const call = await start(40 * MB, 27)
-  const token = running!.sessions.primary.fixtures.tokens.team_reader
+  const token = server.running.sessions.primary.fixtures.tokens.team_reader
   const huge = await call('/v1/personas/?limit=1', { token, headers: { 'x-mock-scenario': 'huge-team' } })
   expect(huge.status, huge.text).toBe(503)
   expect(huge.json.detail).toMatch(/^Not enough memory for a world of 100000 personas per team /)
@@ -203,7 +196,7 @@ it("admits the world a request's own scenario seeds (X-Mock-Scenario), refusing 
 
 it("counts what a value's metadata holds: a megabyte of empty arrays is not 4 KB", async () => {
   const call = await start(32 * MB, 29)
-  const { fixtures } = running!.sessions.primary
+  const { fixtures } = server.running.sessions.primary
   // ~300 KB of text, ~8 MB once parsed.
   const metadata = { arrays: Array.from({ length: 100_000 }, () => []) }
   expect(await acceptedUntilRefused(addHeavy, 'each counted at 4 KB'), 'about three fit in 32 MB').toBeLessThan(6)
@@ -226,7 +219,7 @@ it('lets what a change holds go however its answer ends: a scenario override tha
       })
     },
   }
-  running = await startTestServer({ seed: 30, personasPerTeam: 10, maxMemoryBytes: 16 * MB, scenarios: [throws] })
+  const running = await server.use({ seed: 30, personasPerTeam: 10, maxMemoryBytes: 16 * MB, scenarios: [throws] })
   const call = http(running)
   const { fixtures } = running.sessions.primary
   const body = { values: [{ value: 'x'.repeat(200), metadata: { pad: 'y'.repeat(900_000) } }] }
@@ -260,7 +253,9 @@ it("counts what a persona's access_permissions hold, as a value's metadata", asy
   const permissions = { arrays: Array.from({ length: 100_000 }, () => []) }
   const accepted = await acceptedUntilRefused(addHeavy, 'each counted as a plain persona')
   expect(accepted, 'about three fit in 32 MB').toBeLessThan(6)
-  const page = await call('/v1/personas/?limit=1', { token: running!.sessions.primary.fixtures.tokens.team_reader })
+  const page = await call('/v1/personas/?limit=1', {
+    token: server.running.sessions.primary.fixtures.tokens.team_reader,
+  })
   expect(page.status, 'the server answers on').toBe(200)
   function addHeavy(i: number) {
     return call('/__mock/records/personas', {
