@@ -10,7 +10,7 @@ import { sourceAliases } from '../scripts/source-aliases.js'
  * - `node`: the mock in this process: the API, the hosts (setupServer, the Express app on a
  *   loopback port, Vite), the verifier against an in-process mock. The msw matrix runs this tier.
  * - `process`: what runs other processes: the built CLI, real FastAPI (Debian's Python), npm
- *   pack and a consumer app, kill -9 and disk faults, and the reliability suite.
+ *   pack and a consumer app, Playwright, kill -9 and disk faults, and the reliability suite.
  * `node` and `process` build dist/ first (global setup: esbuild, well under a second).
  * test/browser runs in Chromium, in its own config (test/vitest.browser.config.ts, `npm run test:browser`).
  */
@@ -24,6 +24,8 @@ const PROCESS_TESTS = [
   'test/contract/command.test.ts',
   'test/contract/preconditions.test.ts',
   'test/node/determinism.test.ts',
+  // Runs Playwright (and Chromium) on the built fixture: the in-process tiers then need no browser.
+  'test/node/kits-playwright-options.test.ts',
 ]
 /**
  * The in-process tiers' workers run their test files one after another in one module graph, instead of importing
@@ -34,15 +36,17 @@ const PROCESS_TESTS = [
  */
 const ISOLATE_EACH_FILE = false
 /**
- * The server's own state machinery: the memory budget's accounting, streamed exports and imports, the state file.
- * They reach msw only as any API request does, which the other files cover, and seed worlds of tens of thousands of
- * personas: half of the node tier's time on another platform. The node tier runs them; the msw tier does not.
+ * The server's own state machinery: the memory budget's accounting, streamed exports and imports, the state file,
+ * the scenarios' seeding. They reach msw only as any API request does, which the other files cover, and seed worlds
+ * of tens of thousands of personas: half of the node tier's time on another platform. The node tier runs them; the
+ * msw tier does not.
  */
 const STATE_MACHINERY = [
   'test/server/memory-budget.test.ts',
   'test/server/memory-budget-at-once.test.ts',
   'test/server/state-stream.test.ts',
   'test/server/persistence.test.ts',
+  'test/server/scenarios.test.ts',
 ]
 export default defineConfig({
   // The project's root, not this folder: paths below are read from there.

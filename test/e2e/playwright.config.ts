@@ -34,7 +34,8 @@ export default defineConfig<MockFixtureOptions>({
     ...devices['Desktop Chrome'],
     baseURL: DEMO_URL,
     viewport: { width: 1280, height: 900 },
-    screenshot: 'on',
+    // A picture of each failure; the main screens' own are written by their tests (test/e2e/screenshots/).
+    screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions,
   },

@@ -13,7 +13,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 // and more, long enough to write to be caught at; compacted into whenever the log passes 256 KiB
 // (about 50 batches), so that compactions come often.
 const COMPACT_AT = { AGENT_CONSOLE_MOCK_COMPACT_AT: String(256 * 1024) }
-const KILLS = Math.min(runsOf(10), 100)
+// Each kill point once in CI (KILL_POINTS below); `npm run fuzz` goes round them twenty times.
+const KILLS = Math.min(runsOf(5), 100)
 const PERSONAS = 60
 const WRITERS = 8
 const OURS = /^k\d+w\d+-/

@@ -26,13 +26,13 @@ it('admits changes sent at once one after another: together they pass the budget
 })
 
 it('holds what imports sent at once were admitted for until each is swapped in', async () => {
-  const running = await server.use({ seed: 33, personasPerTeam: 10, maxMemoryBytes: 48 * MB, maxBodyBytes: 64 * MB })
+  const running = await server.use({ seed: 33, personasPerTeam: 10, maxMemoryBytes: 24 * MB, maxBodyBytes: 32 * MB })
   const call = http(running)
   const token = running.sessions.primary.fixtures.tokens.team_reader
-  const big = await call('/__mock/reset', { method: 'POST', json: { personas: 20_000 }, headers: session('source') })
+  const big = await call('/__mock/reset', { method: 'POST', json: { personas: 10_000 }, headers: session('source') })
   expect(big.status, big.text).toBe(200)
   const exported = (await call('/__mock/state', { headers: session('source') })).text
-  // ~31 MB each by the estimate: one at a time, each would make room by letting older sessions go; sent at once,
+  // ~15 MB each by the estimate: one at a time, each would make room by letting older sessions go; sent at once,
   // what the first is admitted for is held until it is swapped in, so the others cannot count that room too.
   const imports = await Promise.all(
     Array.from({ length: 6 }, (_, i) =>
@@ -49,7 +49,7 @@ it('holds what imports sent at once were admitted for until each is swapped in',
   const stillKept = kept.filter((key) => listed.includes(key))
   expect(stillKept.length, `imported ${kept.join()}, kept ${listed.join()}`).toBeGreaterThan(0)
   for (const key of stillKept)
-    expect((await call('/v1/personas/?limit=1', { token, headers: session(key) })).json.total).toBe(20_000)
+    expect((await call('/v1/personas/?limit=1', { token, headers: session(key) })).json.total).toBe(10_000)
 }, 120_000)
 
 it('holds what a bulk add may store, not its body alone: writes sent at once stay near the budget', async () => {

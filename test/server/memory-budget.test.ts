@@ -266,9 +266,9 @@ it("counts what a persona's access_permissions hold, as a value's metadata", asy
 })
 
 it('admits batches of records sent at once one after another', async () => {
-  const call = await start(32 * MB, 28)
-  // About 14 MB each: two fit beside the default world, four do not, whether sent in turn or at once.
-  const batch = Array.from({ length: 20_000 }, (_, i) => ({ name: `p${i}` }))
+  const call = await start(16 * MB, 28)
+  // About 7 MB each: two fit beside the default world, four do not, whether sent in turn or at once.
+  const batch = Array.from({ length: 10_000 }, (_, i) => ({ name: `p${i}` }))
   const stored = await Promise.all(
     Array.from({ length: 4 }, () => call('/__mock/records/personas', { method: 'POST', json: batch })),
   )
