@@ -1,6 +1,6 @@
 import { httpUrl } from './http-url.js'
 import { createTokenVerifier, DEVELOPMENT_JWT_SECRET } from '../model/auth/tokens.js'
-import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/http/body.js'
+import { DEFAULT_MAX_BODY_BYTES } from './limits.js'
 import { MockInstance } from './instance/instance.js'
 import { PATH_HEADER_OR_COOKIE_SESSIONS, type Sessions, type SessionTransport } from './instance/sessions.js'
 import { instanceResolver } from './request-instance.js'

@@ -1,14 +1,14 @@
 import type { Persona } from '../model/schemas.js'
 import { TimeSlice } from '../model/time-slice.js'
-import { MAX_PERSONAS_PER_TEAM, World } from '../model/world.js'
+import { World } from '../model/world.js'
+import { MAX_PERSONAS_PER_TEAM } from '../model/world-bounds.js'
+import { DEFAULT_PERSONAS_PER_TEAM, DEFAULT_SEED } from './world-defaults.js'
 import { buildDimensions } from './dimension.js'
 import { buildTeamPersonas } from './persona.js'
 import { buildPolicies } from './policy.js'
 import { buildTeams } from './team.js'
 
-export const DEFAULT_SEED = 1
-export const DEFAULT_PERSONAS_PER_TEAM = 60
-export { MAX_PERSONAS_PER_TEAM }
+export { DEFAULT_PERSONAS_PER_TEAM, DEFAULT_SEED, MAX_PERSONAS_PER_TEAM }
 
 export interface WorldOptions {
   /** Any integer; the same seed gives the same world in every runtime and process. @default 1 */

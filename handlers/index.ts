@@ -27,7 +27,8 @@ export {
   type TokenClaims,
 } from '../model/auth/tokens.js'
 export { MockInstance, type InstanceOptions } from '../core/instance/instance.js'
-export { Sessions, SESSION_COOKIE, SESSION_HEADER, DEFAULT_SESSION_LIMIT } from '../core/instance/sessions.js'
+export { Sessions, SESSION_COOKIE, SESSION_HEADER } from '../core/instance/sessions.js'
+export { DEFAULT_SESSION_LIMIT } from '../core/limits.js'
 export { FaultsConfig } from '../core/instance/faults.js'
 export { StateError, STATE_FORMAT } from '../model/state/index.js'
 export { Clock, type ClockState, type ClockTime } from '../core/instance/clock.js'

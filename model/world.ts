@@ -5,9 +5,6 @@ import { indexPersonas, type TeamPersonas, withPersona } from './persona-index.j
 import { adoptAll, canAdopt } from './msw-data-internals.js'
 import { NO_DOCUMENTED, type DocumentedContents, type DocumentedRecord } from './documented.js'
 
-/** The most personas a team may hold: seeded, imported or reset (a state file names no more either). */
-export const MAX_PERSONAS_PER_TEAM = 100_000
-
 /** The record schema of each collection of a world, by the collection's name. */
 export const RECORD_SCHEMAS = {
   teams: Team,

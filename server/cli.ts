@@ -3,23 +3,24 @@ import { Command, InvalidArgumentError, type OptionValues } from 'commander'
 import { distance } from 'fastest-levenshtein'
 import { CommandLineEnded, registerVerifyCommand } from '../verify/command.js'
 import { registerImportCommand } from '../verify/importer/command.js'
-import { DEFAULT_PERSONAS_PER_TEAM, DEFAULT_SEED, MAX_PERSONAS_PER_TEAM } from '../factories/world.js'
-import { DEFAULT_MAX_BODY_BYTES } from '../fastapi/http/body.js'
-import { DEFAULT_SESSION_LIMIT } from '../core/instance/sessions.js'
+import { DEFAULT_PERSONAS_PER_TEAM, DEFAULT_SEED } from '../factories/world-defaults.js'
+import { MAX_PERSONAS_PER_TEAM } from '../model/world-bounds.js'
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_LIMIT } from '../core/limits.js'
 import type { ProfileOptions } from '../model/profile.js'
-import { readProfileFile } from '../verify/profile/file.js'
-import { isLoopbackHost } from '../core/control-guard.js'
 import { banner } from './banner.js'
 import { loadConfig } from './config-file.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 import { boundHeapGrowth, defaultMemoryBudget } from './heap.js'
 import { quietLogger } from './logger.js'
 import { packageVersion } from './package-info.js'
 import { addTimeoutOptions, registerProxyCommand, timeoutsOf } from './proxy/command.js'
-import { parseForward } from './forwarding.js'
 import type { ServerOptions } from './options.js'
-import { DEFAULT_HOST, DEFAULT_PORT, resolveServerSettings } from './settings.js'
-import { startServerWith, type RunningServer } from './start.js'
+import type { RunningServer } from './start.js'
 import { loadOpenApi } from '../node/openapi-source.js'
+
+// What this file imports is what every command line needs: the options, their defaults and help. The server, the
+// verifier, the importer and the proxy are each loaded once their command runs, so that --help, --version and a
+// mistake in the command line answer at once, and `verify` loads no mock.
 
 const integer = (name: string, min: number, max: number) => (text: string) => {
   const value = Number(text)
@@ -36,7 +37,8 @@ const namedFile = (name: string) => (text: string) => {
   return text
 }
 
-function readProfile(path: string): ProfileOptions {
+async function readProfile(path: string): Promise<ProfileOptions> {
+  const { readProfileFile } = await import('../verify/profile/file.js')
   try {
     return readProfileFile(path)
   } catch (error) {
@@ -121,6 +123,11 @@ addTimeoutOptions(program)
   )
   .action(async (options) => {
     const settleHeapGrowth = boundHeapGrowth()
+    const [{ startServerWith }, { resolveServerSettings }, { isLoopbackHost }] = await Promise.all([
+      import('./start.js'),
+      import('./settings.js'),
+      import('../core/control-guard.js'),
+    ])
     const given = await serverOptions(options)
     const settings = resolveServerSettings(given)
     const running = await startServerWith(settings)
@@ -159,7 +166,7 @@ async function serverOptions(options: OptionValues): Promise<ServerOptions> {
     host: options.host,
     seed: options.seed,
     personasPerTeam: options.personas,
-    profile: options.profile ? readProfile(options.profile) : undefined,
+    profile: options.profile ? await readProfile(options.profile) : undefined,
     delayMs: options.delay,
     stateFile: options.stateFile,
     maxBodyBytes: options.maxBodyBytes,
@@ -175,7 +182,7 @@ async function serverOptions(options: OptionValues): Promise<ServerOptions> {
     logger: options.quiet ? quietLogger() : consoleLogger,
     scenario: options.scenario,
     scenarios: config?.scenarios,
-    forward: options.forward ? parseForward(options.forward) : undefined,
+    forward: options.forward ? (await import('./forwarding.js')).parseForward(options.forward) : undefined,
     forwardTimeouts: timeoutsOf(options),
     openapi: options.openapi ? await loadOpenApi(options.openapi) : undefined,
   }

@@ -3,5 +3,6 @@ export { startServer, DEFAULT_HOST, DEFAULT_PORT, type RunningServer, type Serve
 export { createMockApp, type AppOptions, type MockApp } from './app.js'
 export { mockMiddleware, type MiddlewareOptions } from './middleware.js'
 export { StatePersistence } from './persistence/index.js'
-export { startProxy, DEFAULT_PROXY_PORT, type ProxyOptions, type RunningProxy } from './proxy/index.js'
+export { startProxy, type ProxyOptions, type RunningProxy } from './proxy/index.js'
+export { DEFAULT_PROXY_PORT } from './defaults.js'
 export type { ViolationEntry } from './proxy/judge.js'

@@ -1,6 +1,6 @@
 import { httpUrl } from '../core/http-url.js'
 import type { ControlGuard } from '../core/control-guard.js'
-import { DEFAULT_SESSION_LIMIT } from '../core/instance/sessions.js'
+import { DEFAULT_SESSION_LIMIT } from '../core/limits.js'
 import type { Scenario } from '../core/scenarios/index.js'
 import { resolveCoreConfig, type CoreConfig } from '../core/settings.js'
 import { checkWorldOptions, type WorldOptions } from '../factories/world.js'
@@ -12,9 +12,7 @@ import { APP_OPTION_NAMES, SERVER_OPTION_NAMES, type AppOptions, type ServerOpti
 import { checkAppOptions, checkServerOptions } from './option-values.js'
 import { checkOptionNames } from '../core/option-names.js'
 import type { ForwardTimeouts } from './proxy/forward.js'
-
-export const DEFAULT_PORT = 4010
-export const DEFAULT_HOST = '127.0.0.1'
+import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 
 /** A server's app settings: its options with every default applied, handed down as they are. */
 export interface AppSettings {

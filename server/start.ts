@@ -9,7 +9,7 @@ import { resolveServerSettings, type ServerSettings } from './settings.js'
 import { answerUncarriedMethods } from './uncarried-methods.js'
 
 export type { ServerOptions } from './options.js'
-export { DEFAULT_HOST, DEFAULT_PORT } from './settings.js'
+export { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 
 export interface RunningServer extends MockApp {
   server: Server

@@ -1,9 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { InvalidArgumentError, Option, type Command, type CommanderError } from 'commander'
-import { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS } from './context.js'
-import { formatPretty, formatReport, REPORT_FORMATS, type ReportFormat } from './reporters/index.js'
-import { runReplay } from './replay/command.js'
-import { verify } from './runner.js'
+import { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS } from './timeouts.js'
+import { REPORT_FORMATS, type ReportFormat } from './reporters/formats.js'
 import type { Report } from './types.js'
 
 /** Where the command writes and how it ends; the defaults are the process's (tests pass their own). */
@@ -195,8 +193,10 @@ function deadlineSentence({ deadlineMs, skippedChecks }: NonNullable<Report['cut
 
 const noPermToken = (options: CommandOptions) => (typeof options.permToken === 'string' ? options.permToken : undefined)
 
-const replayOf = (options: CommandOptions) =>
-  runReplay({
+// The verifier, its replay and its reporters are loaded once the command runs: its --help and a mistake in its
+// command line load none of them.
+const replayOf = async (options: CommandOptions) =>
+  (await import('./replay/command.js')).runReplay({
     ...options,
     replay: options.replay!,
     baseUrl: options.baseUrl!,
@@ -204,7 +204,8 @@ const replayOf = (options: CommandOptions) =>
     allowWrites: options.allowWrites === true,
   })
 
-function verifyOf(options: CommandOptions): Promise<Report> {
+async function verifyOf(options: CommandOptions): Promise<Report> {
+  const { verify } = await import('./runner.js')
   return verify({
     baseUrl: options.baseUrl!,
     token: options.token!,
@@ -222,6 +223,7 @@ function verifyOf(options: CommandOptions): Promise<Report> {
 }
 
 async function writeOutputs(report: Report, options: CommandOptions, io: VerifyCommandIo): Promise<void> {
+  const { formatPretty, formatReport } = await import('./reporters/index.js')
   if (options.out) {
     await writeFile(options.out, formatReport(report, options.format))
     io.stdout(formatPretty(report, { color: io.color }))

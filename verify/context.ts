@@ -12,11 +12,7 @@ import {
 } from './client/http.js'
 import type { SettingName } from './profile/settings.js'
 import type { DetectedSetting, VerifyOptions } from './types.js'
-
-/** Milliseconds a request may take unless told otherwise: generous for a staging server, short for a hung one. */
-export const DEFAULT_TIMEOUT_MS = 10_000
-/** Milliseconds a whole run may take unless told otherwise (a run against a local server takes well under one second). */
-export const DEFAULT_DEADLINE_MS = 120_000
+import { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS } from './timeouts.js'
 
 /** The ids a run works with: given, or discovered. */
 export interface KnownIds {

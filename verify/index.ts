@@ -28,7 +28,7 @@ export {
   type ApiRequest,
   type Credential,
 } from './client/http.js'
-export { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS } from './context.js'
+export { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS } from './timeouts.js'
 export type {
   CheckGroup,
   CheckKind,

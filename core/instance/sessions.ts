@@ -2,13 +2,12 @@ import type { World } from '../../model/world.js'
 import { keptBaseWorlds, releaseUnusedBase } from './bases.js'
 import type { MockInstance } from './instance.js'
 import { FORK_BYTES, type MemoryBudget } from './memory-budget.js'
+import { DEFAULT_SESSION_LIMIT } from '../limits.js'
 
 export const SESSION_HEADER = 'x-mock-session'
 /** Names the snapshot a new session starts from. */
 export const SESSION_FROM_HEADER = 'x-mock-session-from'
 export const SESSION_COOKIE = 'mock_session'
-/** How many session worlds are kept; the least recently used is dropped past it. */
-export const DEFAULT_SESSION_LIMIT = 100
 const SESSION_KEY = /^[A-Za-z0-9._~-]{1,128}$/
 
 /** A request's session: a key (undefined: the default world), or a malformed one and what named it. */

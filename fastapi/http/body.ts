@@ -47,6 +47,3 @@ export function isJsonContentType(header: string): boolean {
   const [main, sub] = parts as [string, string]
   return main === 'application' && (sub === 'json' || sub.endsWith('+json'))
 }
-
-/** The default body size limit: 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024

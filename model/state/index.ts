@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MAX_PERSONAS_PER_TEAM } from '../world.js'
+import { MAX_PERSONAS_PER_TEAM } from '../world-bounds.js'
 import { decodeJsonBody, MAX_JSON_DEPTH } from '../../fastapi/python/json-decode.js'
 import { encodePythonJson } from '../../fastapi/python/json-encode.js'
 import { PyDict, PyFloat, type PyValue } from '../../fastapi/python/value.js'

@@ -5,7 +5,7 @@ import type { ProfileFile } from '../../verify/profile/settings.js'
 import type { Violation } from '../../verify/judge/index.js'
 import type { JournalEntry } from '../../core/journal/journal.js'
 import { DEFAULT_FORWARD_TIMEOUTS, type ForwardTimeouts } from './forward.js'
-import { DEFAULT_PROXY_PORT, startProxy } from './index.js'
+import { DEFAULT_PROXY_PORT } from '../defaults.js'
 
 const HELP_AFTER = `
 Every request goes on to --target unchanged (hop-by-hop headers aside) and its answer comes back unchanged.
@@ -108,6 +108,8 @@ export function registerProxyCommand(program: Command): Command {
     .option('-q, --quiet', 'log errors only, not every request')
     .addHelpText('after', HELP_AFTER)
   return addTimeoutOptions(command).action(async (options) => {
+    // Loaded once the command runs: its --help and a mistake in its command line load no proxy.
+    const { startProxy } = await import('./index.js')
     const proxy = await startProxy({
       target: options.target,
       port: options.port ?? DEFAULT_PROXY_PORT,

@@ -15,8 +15,7 @@ import { toFetchRequest } from '../node-request.js'
 import { answerError, writeIncoming } from './io.js'
 import { ContractFile } from './record-file.js'
 import { relay, relayedRecord } from './relay.js'
-
-export const DEFAULT_PROXY_PORT = 4011
+import { DEFAULT_PROXY_PORT } from '../defaults.js'
 
 export interface ProxyOptions extends JudgeOptions {
   /** The server every request goes on to, e.g. `https://staging.example.com`. */

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
@@ -109,6 +109,47 @@ it(
       expect(ended.stderr, 'commander says it once').toMatch(/^error: [^\n]+\n$/)
     }
     expect(run(['verify', '--help']).status).toBe(0)
+  },
+  CLI_TEST_TIMEOUT_MS,
+)
+
+/** The modules a run of the CLI loads, as Node's module hooks see them (`module.register`, a public API). */
+function loadedBy(args: string[]): string[] {
+  const list = join(folder, `loaded-${args.join('-').replace(/\W+/g, '_')}.txt`)
+  const hooks = join(folder, 'hooks.mjs')
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs'
+export async function load(url, context, next) { appendFileSync(${JSON.stringify(list)}, url + '\\n'); return next(url, context) }`,
+  )
+  const register = join(folder, 'register.mjs')
+  writeFileSync(register, `import { register } from 'node:module'\nregister(${JSON.stringify(`file://${hooks}`)})`)
+  spawnSync(process.execPath, ['--import', register, cli, ...args], { encoding: 'utf8', timeout: 20_000 })
+  return readFileSync(list, 'utf8').split('\n').filter(Boolean)
+}
+
+/** What a command line that starts no server must not load: the server, an instance, a world, msw, Faker, Express. */
+const THE_MOCK =
+  /\/dist\/(server\/start|server\/app|model\/world|core\/instance\/instance)\.js$|\/node_modules\/(msw|@msw\/data|@faker-js\/faker|express)\//
+
+it(
+  'loads only what a command line needs: help, version and mistakes no mock or verifier, verify no mock',
+  () => {
+    for (const args of [['--help'], ['--version'], ['--port', 'abc'], ['verify', '--help'], ['import', '--bogus']]) {
+      const loaded = loadedBy(args)
+      expect(
+        loaded.some((url) => url.endsWith('/dist/server/cli.js')),
+        'the hooks saw the CLI',
+      ).toBe(true)
+      expect(
+        loaded.filter((url) => THE_MOCK.test(url) || url.includes('/dist/verify/runner.js')),
+        args.join(' '),
+      ).toEqual([])
+    }
+    // verify against no server: the verifier runs, and nothing of the mock comes along.
+    const verifying = loadedBy(['verify', '--base-url', 'http://127.0.0.1:9', '--token', 't'])
+    expect(verifying.some((url) => url.endsWith('/dist/verify/runner.js'))).toBe(true)
+    expect(verifying.filter((url) => THE_MOCK.test(url))).toEqual([])
   },
   CLI_TEST_TIMEOUT_MS,
 )

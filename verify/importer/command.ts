@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs'
 import { Option, type Command } from 'commander'
-import { DEFAULT_TIMEOUT_MS } from '../context.js'
+import { DEFAULT_TIMEOUT_MS } from '../timeouts.js'
 import { exitTwoOnUsageErrors } from '../command.js'
-import { importOptions, integer, missingOptions, type CommandOptions } from './options.js'
-import { Progress } from './progress.js'
-import { IMPORT_TOKEN_VARIABLE, runImport, type ImportSummary } from './run.js'
+import { IMPORT_TOKEN_VARIABLE, integer, missingOptions, type CommandOptions } from './options.js'
+import type { ImportSummary } from './run.js'
 
 /** Where the command writes and how it ends; the defaults are the process's. */
 interface ImportCommandIo {
@@ -89,6 +88,12 @@ async function importAction(options: CommandOptions, io: ImportCommandIo): Promi
     return fail(`missing required option${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}; see --help.`)
   let summary: ImportSummary
   try {
+    // Loaded once the command runs: its --help and a mistake in its command line load no importer.
+    const [{ importOptions }, { Progress }, { runImport }] = await Promise.all([
+      import('./import-options.js'),
+      import('./progress.js'),
+      import('./run.js'),
+    ])
     summary = await runImport(importOptions(options), new Progress(io.stderr, io.terminal))
   } catch (error) {
     const { name, message } = error as Error

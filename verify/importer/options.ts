@@ -1,7 +1,12 @@
 import { InvalidArgumentError } from 'commander'
-import { resolveProfile } from '../../model/profile.js'
-import { readProfileFile } from '../profile/file.js'
-import { IMPORT_TOKEN_VARIABLE, type ImportOptions } from './run.js'
+
+/**
+ * The command line of `import`, light enough for its --help and for a mistake in it to load no importer (the
+ * options it becomes: import-options.ts).
+ */
+
+/** The environment variable `--token` can come from (failures' messages never show a token). */
+export const IMPORT_TOKEN_VARIABLE = 'AGENT_CONSOLE_IMPORT_TOKEN'
 
 /** The options as commander hands them to the action (the required ones are checked there, to exit 2). */
 export interface CommandOptions {
@@ -35,28 +40,3 @@ const REQUIRED = [
 /** The required options left out, as the help names them. */
 export const missingOptions = (options: CommandOptions): string[] =>
   REQUIRED.filter(([name]) => !options[name]).map(([, option]) => option)
-
-/**
- * The import's options from the command's (the required ones present).
- * @throws Error when the profile file cannot be read or is not a profile.
- */
-export function importOptions(options: CommandOptions): ImportOptions {
-  const seed = options.anonymise
-  return {
-    from: options.from!,
-    token: options.token!,
-    // An id given twice is read once (the state holds one record per id).
-    teamIds: unique(options.teamId!),
-    policyIds: unique(options.policyId ?? []),
-    dimensionIds: unique(options.dimensionId ?? []),
-    out: options.out!,
-    // `--anonymise` alone is seed 1, as `--seed` defaults to 1.
-    anonymise: seed === undefined ? undefined : String(seed === true ? 1 : seed),
-    maxRecords: options.maxRecords,
-    pageSize: options.pageSize,
-    profile: options.profile ? readProfileFile(options.profile) : resolveProfile(),
-    timeoutMs: options.timeout,
-  }
-}
-
-const unique = (ids: string[]) => [...new Set(ids)]

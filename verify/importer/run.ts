@@ -7,9 +7,7 @@ import { ImportError, readList, type Budget, type ListRead } from './crawl.js'
 import type { Progress } from './progress.js'
 import { buildState } from './state.js'
 import { writeFileAtomically } from '../atomic-write.js'
-
-/** The environment variable `--token` can come from (failures' messages never show a token). */
-export const IMPORT_TOKEN_VARIABLE = 'AGENT_CONSOLE_IMPORT_TOKEN'
+import { IMPORT_TOKEN_VARIABLE } from './options.js'
 
 export interface ImportOptions {
   from: string

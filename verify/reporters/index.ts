@@ -4,9 +4,9 @@ import { formatJunit } from './junit.js'
 import { formatMarkdown } from './markdown.js'
 import { formatPretty } from './pretty.js'
 
-/** The formats `--format` takes. */
-export type ReportFormat = 'pretty' | 'json' | 'junit' | 'markdown'
-export const REPORT_FORMATS: readonly ReportFormat[] = ['pretty', 'json', 'junit', 'markdown']
+import type { ReportFormat } from './formats.js'
+
+export { REPORT_FORMATS, type ReportFormat } from './formats.js'
 
 /** A report in one of the formats (`color` only matters to `pretty`). */
 export function formatReport(report: Report, format: ReportFormat, options: { color?: boolean } = {}): string {
